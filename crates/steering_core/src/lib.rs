@@ -1,0 +1,83 @@
+//! The steering-behaviors model, as pure functions on [`Vec2`].
+//!
+//! An agent has a position and a velocity. Each step, a behavior picks a
+//! *desired velocity*; the agent steers toward it with
+//! `steering = (desired - vel) / response_time`, capped at a maximum force,
+//! its speed capped at a maximum speed, and it moves by semi-implicit Euler.
+//! Every behavior differs only in the desired velocity it chooses.
+//!
+//! This crate has no ECS and no engine: `bevy_steering` runs it inside Bevy,
+//! and anything else (a server, a test, a different engine) can call it
+//! directly. Units are the chapter's: pixels, seconds, pixels per second,
+//! and pixels per second per second.
+//!
+//! Every function is NaN-safe: zero vectors, zero distances, `dt = 0`, zero
+//! or negative limits and non-finite inputs give finite outputs (usually
+//! "no change"), never a NaN that spreads.
+//!
+//! ```
+//! use steering_core::{Kinematics, Limits, seek, steering, step};
+//! use glam::Vec2;
+//!
+//! let limits = Limits::default(); // 220 px/s, 380 px/s²
+//! let mut agent = Kinematics { pos: Vec2::new(-400.0, 0.0), vel: Vec2::ZERO };
+//! for _ in 0..60 {
+//!     let desired = seek(agent.pos, Vec2::ZERO, limits.max_speed);
+//!     agent = step(agent, steering(desired, agent.vel, 0.15), limits, 1.0 / 60.0);
+//! }
+//! // A second later it is heading for the target at nearly full speed,
+//! // and never faster than the cap.
+//! assert!(agent.vel.x > 215.0 && agent.vel.length() <= 220.0);
+//! ```
+#![warn(missing_docs)]
+
+pub use glam::Vec2;
+
+mod behaviors;
+mod measure;
+mod model;
+mod predict;
+mod wander;
+mod world;
+
+pub use behaviors::*;
+pub use measure::*;
+pub use model::*;
+pub use predict::*;
+pub use wander::*;
+pub use world::*;
+
+/// The chapter's numbers for Critters: the defaults everywhere in this
+/// workspace.
+pub mod defaults {
+    /// Top speed, in pixels a second.
+    pub const MAX_SPEED: f32 = 220.0;
+    /// The most the steering can change the velocity in a second, in pixels
+    /// a second, every second.
+    pub const MAX_FORCE: f32 = 380.0;
+    /// The quick response time, in seconds: the agent's reaction time.
+    pub const RESPONSE_TIME: f32 = 0.15;
+    /// The slow response time, in seconds, hidden in `steering = desired - vel`.
+    pub const SLOW_RESPONSE_TIME: f32 = 1.0;
+    /// Arrivers slow down inside this distance of the target, in pixels.
+    pub const SLOWING_RADIUS: f32 = 150.0;
+    /// Fleers panic inside this distance of the threat, in pixels.
+    pub const PANIC_RADIUS: f32 = 220.0;
+    /// Wander's angle step, in radians per square-root second: about 21° of
+    /// drift (one standard deviation) per second, at any frame rate.
+    pub const WANDER_RATE: f32 = 0.65;
+    /// How much more a grazer's fleeing counts than its wandering.
+    pub const GRAZE_FLEE_WEIGHT: f32 = 3.0;
+    /// Pursue and evade never look more than this far ahead, in seconds.
+    pub const MAX_LOOK_AHEAD: f32 = 1.0;
+    /// Below this speed, in pixels a second, an agent keeps its heading.
+    pub const HEADING_MIN_SPEED: f32 = 1.0;
+    /// Half-life of a measured target velocity's smoothing, in seconds.
+    pub const MEASURE_HALF_LIFE: f32 = 0.1;
+    /// Seconds between two trail samples.
+    pub const TRAIL_INTERVAL: f32 = 0.05;
+    /// Places a trail keeps: a second and a half of path.
+    pub const TRAIL_LENGTH: usize = 30;
+    /// The Critters window, which the agents wrap around, in pixels.
+    pub const WORLD_SIZE: [f32; 2] = [1000.0, 700.0];
+}

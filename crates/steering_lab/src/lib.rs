@@ -1,0 +1,28 @@
+//! The steering lab: scenarios run through the real
+//! [`SteeringPlugin`](bevy_steering::SteeringPlugin) in a headless Bevy app,
+//! measured the way the chapter quotes its numbers.
+//!
+//! ```
+//! use steering_lab::{BehaviorKind, Scenario};
+//!
+//! // The chapter's seeker: in at full speed, it flies ~65 px past a still target.
+//! let report = Scenario {
+//!     behavior: BehaviorKind::Seek,
+//!     start_vel: bevy::math::Vec2::new(220.0, 0.0),
+//!     seconds: 3.0,
+//!     ..Default::default()
+//! }
+//! .run()
+//! .unwrap();
+//! assert!((report.overshoot_px - 65.0).abs() < 3.0);
+//! ```
+#![warn(missing_docs)]
+
+mod checks;
+mod experiments;
+pub mod figures;
+mod scenario;
+
+pub use checks::*;
+pub use experiments::*;
+pub use scenario::*;

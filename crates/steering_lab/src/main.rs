@@ -1,0 +1,200 @@
+//! `steering-lab`: run a steering scenario through the real plugin, check
+//! the chapter's numbers, or draw its figures.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bevy::math::Vec2;
+use clap::{Args, Parser, Subcommand};
+use serde_json::json;
+use steering_lab::{BehaviorKind, Report, Scenario, all_checks, format_table};
+
+#[derive(Parser)]
+#[command(name = "steering-lab", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one agent and one target through the real SteeringPlugin, and
+    /// print what happened as JSON.
+    Scenario(ScenarioArgs),
+    /// Reproduce every number the chapter quotes, as a table; exits non-zero
+    /// if any disagrees.
+    Check,
+    /// Draw the chapter's figures as PNG files into a folder.
+    Figures {
+        /// The folder to write into (made if missing).
+        #[arg(long, default_value = "assets/figures")]
+        out: PathBuf,
+    },
+}
+
+/// A pair of numbers written `X,Y`.
+fn parse_pair(text: &str) -> Result<Vec2, String> {
+    let (x, y) = text
+        .split_once(',')
+        .ok_or_else(|| format!("expected two numbers as X,Y, not '{text}'"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<f32>()
+            .map_err(|_| format!("'{}' in '{text}' is not a number", s.trim()))
+    };
+    Ok(Vec2::new(number(x)?, number(y)?))
+}
+
+fn parse_behavior(text: &str) -> Result<BehaviorKind, String> {
+    BehaviorKind::from_name(text).ok_or_else(|| {
+        let names: Vec<_> = BehaviorKind::ALL.iter().map(|k| k.name()).collect();
+        format!(
+            "unknown behavior '{text}'; choose one of {}",
+            names.join(", ")
+        )
+    })
+}
+
+#[derive(Args)]
+struct ScenarioArgs {
+    /// seek, arrive, flee, pursue, evade, wander or graze.
+    #[arg(long, default_value = "arrive", value_parser = parse_behavior)]
+    behavior: BehaviorKind,
+    /// The agent's start, X,Y in pixels.
+    #[arg(long, default_value = "-400,0", value_parser = parse_pair, allow_hyphen_values = true)]
+    start: Vec2,
+    /// The agent's starting velocity, X,Y in pixels a second.
+    #[arg(long, default_value = "0,0", value_parser = parse_pair, allow_hyphen_values = true)]
+    start_vel: Vec2,
+    /// The target's start, X,Y in pixels.
+    #[arg(long, default_value = "0,0", value_parser = parse_pair, allow_hyphen_values = true)]
+    target: Vec2,
+    /// The target's constant velocity, X,Y in pixels a second.
+    #[arg(long, default_value = "0,0", value_parser = parse_pair, allow_hyphen_values = true)]
+    target_vel: Vec2,
+    /// Response time, in seconds.
+    #[arg(long, default_value_t = 0.15, allow_hyphen_values = true)]
+    response: f32,
+    /// Fixed steps a second.
+    #[arg(long, default_value_t = 60.0, allow_hyphen_values = true)]
+    hz: f64,
+    /// Simulated seconds.
+    #[arg(long, default_value_t = 20.0, allow_hyphen_values = true)]
+    seconds: f64,
+    /// Arrive's slowing radius, in pixels.
+    #[arg(long, default_value_t = 150.0, allow_hyphen_values = true)]
+    slow_radius: f32,
+    /// Flee's and evade's panic radius, in pixels.
+    #[arg(long, default_value_t = 220.0, allow_hyphen_values = true)]
+    panic_radius: f32,
+    /// Top speed, in pixels a second.
+    #[arg(long, default_value_t = 220.0, allow_hyphen_values = true)]
+    max_speed: f32,
+    /// Steering cap, in pixels a second per second.
+    #[arg(long, default_value_t = 380.0, allow_hyphen_values = true)]
+    max_force: f32,
+    /// Seed of the random numbers (wander).
+    #[arg(long, default_value_t = bevy_steering::DEFAULT_SEED)]
+    seed: u64,
+    /// How close counts as catching the target, in pixels.
+    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
+    catch_radius: f32,
+    /// Print the JSON report (the only output format; accepted for clarity).
+    #[arg(long)]
+    json: bool,
+    /// Also write every step as CSV: t,x,y,vx,vy,tx,ty.
+    #[arg(long)]
+    trajectory: Option<PathBuf>,
+}
+
+impl ScenarioArgs {
+    fn scenario(&self) -> Scenario {
+        Scenario {
+            behavior: self.behavior,
+            start: self.start,
+            start_vel: self.start_vel,
+            target: self.target,
+            target_vel: self.target_vel,
+            response: self.response,
+            hz: self.hz,
+            seconds: self.seconds,
+            slow_radius: self.slow_radius,
+            panic_radius: self.panic_radius,
+            max_speed: self.max_speed,
+            max_force: self.max_force,
+            seed: self.seed,
+            catch_radius: self.catch_radius,
+        }
+    }
+}
+
+fn report_json(report: &Report) -> serde_json::Value {
+    let last = report.last();
+    json!({
+        "overshoot_px": report.overshoot_px,
+        "settle_s": report.settle_s,
+        "catch_s": report.catch_s,
+        "final_pos": [last.pos.x, last.pos.y],
+        "final_vel": [last.vel.x, last.vel.y],
+        "max_speed": report.max_speed,
+        "steps": report.steps,
+    })
+}
+
+fn trajectory_csv(report: &Report) -> String {
+    let mut csv = String::from("t,x,y,vx,vy,tx,ty\n");
+    for s in &report.trajectory {
+        csv.push_str(&format!(
+            "{},{},{},{},{},{},{}\n",
+            s.t, s.pos.x, s.pos.y, s.vel.x, s.vel.y, s.target.x, s.target.y
+        ));
+    }
+    csv
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Scenario(args) => {
+            let report = match args.scenario().run() {
+                Ok(report) => report,
+                Err(error) => return fail(error),
+            };
+            if let Some(path) = &args.trajectory
+                && let Err(error) = std::fs::write(path, trajectory_csv(&report))
+            {
+                return fail(format_args!(
+                    "--trajectory: cannot write {}: {error}",
+                    path.display()
+                ));
+            }
+            println!("{}", report_json(&report));
+            ExitCode::SUCCESS
+        }
+        Command::Check => {
+            let checks = all_checks();
+            println!("{}", format_table(&checks));
+            let failed = checks.iter().filter(|c| !c.pass).count();
+            println!("\n{} passed, {failed} failed", checks.len() - failed);
+            if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Command::Figures { out } => match steering_lab::figures::draw_all(&out) {
+            Ok(paths) => {
+                for path in paths {
+                    println!("{}", path.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => fail(error),
+        },
+    }
+}

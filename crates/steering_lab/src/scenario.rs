@@ -1,0 +1,403 @@
+//! One agent and one target in a headless Bevy app, stepped by the real
+//! [`SteeringPlugin`], with the metrics the chapter quotes.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_steering::prelude::*;
+use bevy_steering::{DEFAULT_SEED, model::defaults};
+
+/// Which behavior the scenario's agent uses, toward or away from the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BehaviorKind {
+    /// [`Behavior::Seek`].
+    Seek,
+    /// [`Behavior::Arrive`].
+    Arrive,
+    /// [`Behavior::Flee`].
+    Flee,
+    /// [`Behavior::Pursue`].
+    Pursue,
+    /// [`Behavior::Evade`].
+    Evade,
+    /// [`Behavior::Wander`].
+    Wander,
+    /// [`Behavior::Graze`].
+    Graze,
+}
+
+impl BehaviorKind {
+    /// Every kind, in the order of the command line's help.
+    pub const ALL: [BehaviorKind; 7] = [
+        BehaviorKind::Seek,
+        BehaviorKind::Arrive,
+        BehaviorKind::Flee,
+        BehaviorKind::Pursue,
+        BehaviorKind::Evade,
+        BehaviorKind::Wander,
+        BehaviorKind::Graze,
+    ];
+
+    /// The lowercase name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            BehaviorKind::Seek => "seek",
+            BehaviorKind::Arrive => "arrive",
+            BehaviorKind::Flee => "flee",
+            BehaviorKind::Pursue => "pursue",
+            BehaviorKind::Evade => "evade",
+            BehaviorKind::Wander => "wander",
+            BehaviorKind::Graze => "graze",
+        }
+    }
+
+    /// The kind with this name, if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// The plugin's behavior toward `target`.
+    pub fn behavior(self, target: Entity) -> Behavior {
+        let target = Target::Entity(target);
+        match self {
+            BehaviorKind::Seek => Behavior::Seek(target),
+            BehaviorKind::Arrive => Behavior::Arrive(target),
+            BehaviorKind::Flee => Behavior::Flee(target),
+            BehaviorKind::Pursue => Behavior::Pursue(target),
+            BehaviorKind::Evade => Behavior::Evade(target),
+            BehaviorKind::Wander => Behavior::Wander,
+            BehaviorKind::Graze => Behavior::Graze(target),
+        }
+    }
+}
+
+/// One agent, one target moving at a constant velocity, and the model's
+/// parameters. [`Scenario::default`] is the chapter's slow-to-settle case's
+/// setup with the quick response: an arriver from rest, 400 px left of a
+/// still target at the origin, at 60 Hz for 20 s.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// What the agent does.
+    pub behavior: BehaviorKind,
+    /// Where the agent starts, in pixels.
+    pub start: Vec2,
+    /// The agent's starting velocity, in pixels a second.
+    pub start_vel: Vec2,
+    /// Where the target starts, in pixels.
+    pub target: Vec2,
+    /// The target's constant velocity, in pixels a second.
+    pub target_vel: Vec2,
+    /// The response time, in seconds.
+    pub response: f32,
+    /// Fixed steps a second.
+    pub hz: f64,
+    /// Simulated seconds to run.
+    pub seconds: f64,
+    /// Arrive's slowing radius, in pixels.
+    pub slow_radius: f32,
+    /// Flee's and evade's panic radius, in pixels.
+    pub panic_radius: f32,
+    /// Top speed, in pixels a second.
+    pub max_speed: f32,
+    /// Steering cap, in pixels a second per second.
+    pub max_force: f32,
+    /// The plugin's seed, for wander.
+    pub seed: u64,
+    /// How close counts as catching the target, in pixels.
+    pub catch_radius: f32,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Self {
+            behavior: BehaviorKind::Arrive,
+            start: Vec2::new(-400.0, 0.0),
+            start_vel: Vec2::ZERO,
+            target: Vec2::ZERO,
+            target_vel: Vec2::ZERO,
+            response: defaults::RESPONSE_TIME,
+            hz: 60.0,
+            seconds: 20.0,
+            slow_radius: defaults::SLOWING_RADIUS,
+            panic_radius: defaults::PANIC_RADIUS,
+            max_speed: defaults::MAX_SPEED,
+            max_force: defaults::MAX_FORCE,
+            seed: DEFAULT_SEED,
+            catch_radius: 10.0,
+        }
+    }
+}
+
+/// The most fixed steps one scenario may run: about 19 hours at 144 Hz.
+pub const MAX_STEPS: u64 = 10_000_000;
+
+/// Why a scenario cannot run: which parameter, and what is wrong with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioError {
+    /// The parameter, as its command-line flag names it (`hz`, `start`).
+    pub field: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "--{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn positive(field: &'static str, value: f64) -> Result<(), ScenarioError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(ScenarioError {
+            field,
+            message: format!("must be a positive, finite number, not {value}"),
+        })
+    }
+}
+
+fn finite_pair(field: &'static str, value: Vec2) -> Result<(), ScenarioError> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(ScenarioError {
+            field,
+            message: format!("must be two finite numbers, not {},{}", value.x, value.y),
+        })
+    }
+}
+
+/// One fixed step's state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Simulated time after the step, in seconds.
+    pub t: f64,
+    /// The agent's position.
+    pub pos: Vec2,
+    /// The agent's velocity.
+    pub vel: Vec2,
+    /// The target's position.
+    pub target: Vec2,
+}
+
+/// What a scenario measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The farthest the agent got past the target, along the line from its
+    /// start to the target's start, in pixels; 0 if it never passed.
+    pub overshoot_px: f32,
+    /// The time after which the agent stayed within 1 px of the target, in
+    /// seconds; `None` if it was not within 1 px at the end.
+    pub settle_s: Option<f64>,
+    /// The first time the agent came within the catch radius of the
+    /// target, in seconds; `None` if it never did.
+    pub catch_s: Option<f64>,
+    /// The largest speed seen, in pixels a second.
+    pub max_speed: f32,
+    /// Fixed steps run.
+    pub steps: u64,
+    /// Every step, in order; the last is the final state.
+    pub trajectory: Vec<Sample>,
+}
+
+impl Report {
+    /// The state after the last step (the start, if no step ran).
+    pub fn last(&self) -> Sample {
+        *self
+            .trajectory
+            .last()
+            .expect("a trajectory starts with t = 0")
+    }
+}
+
+/// Counts the fixed steps the app has run.
+#[derive(Resource, Default)]
+struct StepCount(u64);
+
+/// The scenario's target, moved at its constant velocity before the agents
+/// steer each step.
+#[derive(Component)]
+struct MovingTarget;
+
+fn move_targets(
+    time: Res<Time>,
+    mut targets: Query<(&mut Position, &Velocity), With<MovingTarget>>,
+) {
+    for (mut pos, vel) in &mut targets {
+        pos.0 += vel.0 * time.delta_secs();
+    }
+}
+
+fn count_steps(mut count: ResMut<StepCount>) {
+    count.0 += 1;
+}
+
+/// A headless app with the real plugin, stepping at `hz` with one fixed step
+/// per `update`. Used by every scenario and experiment in the lab.
+pub fn headless_app(hz: f64, seed: u64, settings: SteeringSettings) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SteeringPlugin::default().with_seed(seed)))
+        .insert_resource(settings)
+        .insert_resource(Time::<Fixed>::from_hz(hz))
+        .init_resource::<StepCount>()
+        .add_systems(
+            FixedUpdate,
+            (
+                move_targets.before(SteeringSystems::Measure),
+                count_steps.after(SteeringSystems::Trail),
+            ),
+        );
+    let timestep = app.world().resource::<Time<Fixed>>().timestep();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(timestep));
+    app
+}
+
+/// Runs `app` until it has made `steps` more fixed steps, calling `each`
+/// after every step.
+pub fn run_steps(app: &mut App, steps: u64, mut each: impl FnMut(&mut World)) {
+    let target = app.world().resource::<StepCount>().0 + steps;
+    while app.world().resource::<StepCount>().0 < target {
+        let before = app.world().resource::<StepCount>().0;
+        app.update();
+        let after = app.world().resource::<StepCount>().0;
+        // With a manual duration of exactly one timestep, each update after
+        // the first runs exactly one step; report each one.
+        if after > before {
+            each(app.world_mut());
+        }
+    }
+}
+
+impl Scenario {
+    /// Checks every parameter, naming the first bad one.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        positive("hz", self.hz)?;
+        if !(self.seconds.is_finite() && self.seconds >= 0.0) {
+            return Err(ScenarioError {
+                field: "seconds",
+                message: format!(
+                    "must be a finite number of seconds, 0 or more, not {}",
+                    self.seconds
+                ),
+            });
+        }
+        positive("response", self.response.into())?;
+        positive("slow-radius", self.slow_radius.into())?;
+        positive("panic-radius", self.panic_radius.into())?;
+        positive("max-speed", self.max_speed.into())?;
+        positive("max-force", self.max_force.into())?;
+        positive("catch-radius", self.catch_radius.into())?;
+        finite_pair("start", self.start)?;
+        finite_pair("start-vel", self.start_vel)?;
+        finite_pair("target", self.target)?;
+        finite_pair("target-vel", self.target_vel)?;
+        if self.steps() > MAX_STEPS {
+            return Err(ScenarioError {
+                field: "seconds",
+                message: format!(
+                    "{} s at {} Hz is {} steps, more than the {MAX_STEPS} a run may take",
+                    self.seconds,
+                    self.hz,
+                    self.steps()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Fixed steps the scenario runs.
+    pub fn steps(&self) -> u64 {
+        (self.seconds * self.hz).round() as u64
+    }
+
+    /// The global settings the scenario's agent runs with: the scenario's
+    /// numbers, and an open world (no wrap).
+    pub fn settings(&self) -> SteeringSettings {
+        SteeringSettings {
+            max_speed: self.max_speed,
+            max_force: self.max_force,
+            response_time: self.response,
+            slowing_radius: self.slow_radius,
+            panic_radius: self.panic_radius,
+            wrap: None,
+            ..default()
+        }
+    }
+
+    /// Runs the scenario through the real plugin.
+    pub fn run(&self) -> Result<Report, ScenarioError> {
+        self.validate()?;
+        let mut app = headless_app(self.hz, self.seed, self.settings());
+        let world = app.world_mut();
+        let target = world
+            .spawn((
+                MovingTarget,
+                Position(self.target),
+                Velocity(self.target_vel),
+            ))
+            .id();
+        let agent = world
+            .spawn((
+                SteeringAgent,
+                self.behavior.behavior(target),
+                Position(self.start),
+                Velocity(self.start_vel),
+            ))
+            .id();
+
+        let dt = 1.0 / self.hz;
+        let mut trajectory = Vec::with_capacity(self.steps() as usize + 1);
+        trajectory.push(Sample {
+            t: 0.0,
+            pos: self.start,
+            vel: self.start_vel,
+            target: self.target,
+        });
+        run_steps(&mut app, self.steps(), |world| {
+            let t = trajectory.len() as f64 * dt;
+            trajectory.push(Sample {
+                t,
+                pos: world.get::<Position>(agent).map_or(Vec2::NAN, |p| p.0),
+                vel: world.get::<Velocity>(agent).map_or(Vec2::NAN, |v| v.0),
+                target: world.get::<Position>(target).map_or(Vec2::NAN, |p| p.0),
+            });
+        });
+        Ok(self.measure(trajectory))
+    }
+
+    fn measure(&self, trajectory: Vec<Sample>) -> Report {
+        let along = (self.target - self.start).normalize_or_zero();
+        let overshoot_px = trajectory
+            .iter()
+            .map(|s| (s.pos - s.target).dot(along))
+            .fold(0.0f32, f32::max);
+        let last_outside = trajectory
+            .iter()
+            .rposition(|s| s.pos.distance(s.target) > 1.0);
+        let settle_s = match last_outside {
+            None => Some(0.0),
+            Some(i) if i + 1 < trajectory.len() => Some(trajectory[i + 1].t),
+            Some(_) => None,
+        };
+        let catch_s = trajectory
+            .iter()
+            .find(|s| s.pos.distance(s.target) <= self.catch_radius)
+            .map(|s| s.t);
+        let max_speed = trajectory
+            .iter()
+            .map(|s| s.vel.length())
+            .fold(0.0f32, f32::max);
+        Report {
+            overshoot_px,
+            settle_s,
+            catch_s,
+            max_speed,
+            steps: trajectory.len() as u64 - 1,
+            trajectory,
+        }
+    }
+}

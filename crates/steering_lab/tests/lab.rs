@@ -1,0 +1,205 @@
+//! The lab's library, number by number, and its command line's errors.
+
+use std::process::Command;
+
+use bevy::math::Vec2;
+use steering_lab::*;
+
+#[test]
+fn every_check_of_the_chapter_passes() {
+    let checks = all_checks();
+    let failed: Vec<_> = checks.iter().filter(|c| !c.pass).collect();
+    assert!(failed.is_empty(), "failed:\n{}", format_table(&checks));
+    // The chapter's numbers are all there.
+    let table = format_table(&checks);
+    for quoted in [
+        "0.58 s", "1.16 s", "~65 px", "64 px", "~11 s", "73 px", "21 px", "90 px", "~98 px",
+    ] {
+        assert!(table.contains(quoted), "the table quotes {quoted}");
+    }
+}
+
+#[test]
+fn scenario_reports_the_fields_the_cli_prints() {
+    let report = Scenario {
+        behavior: BehaviorKind::Pursue,
+        start: Vec2::new(0.0, 300.0),
+        target: Vec2::ZERO,
+        target_vel: Vec2::new(100.0, 0.0),
+        seconds: 4.0,
+        ..Default::default()
+    }
+    .run()
+    .unwrap();
+    assert_eq!(report.steps, 240);
+    assert_eq!(report.trajectory.len(), 241);
+    assert!(report.catch_s.is_some());
+    assert!(report.max_speed <= 220.0 + 1e-3);
+    let seek = Scenario {
+        behavior: BehaviorKind::Seek,
+        start: Vec2::new(0.0, 300.0),
+        target: Vec2::ZERO,
+        target_vel: Vec2::new(100.0, 0.0),
+        seconds: 4.0,
+        ..Default::default()
+    }
+    .run()
+    .unwrap();
+    assert!(report.catch_s.unwrap() < seek.catch_s.unwrap_or(f64::INFINITY));
+}
+
+#[test]
+fn every_behavior_runs() {
+    for behavior in BehaviorKind::ALL {
+        let report = Scenario {
+            behavior,
+            start: Vec2::new(-100.0, 0.0),
+            seconds: 2.0,
+            ..Default::default()
+        }
+        .run()
+        .unwrap();
+        assert!(report.last().pos.is_finite(), "{}", behavior.name());
+        assert_eq!(BehaviorKind::from_name(behavior.name()), Some(behavior));
+    }
+}
+
+#[test]
+fn bad_scenarios_name_the_parameter() {
+    let bad = [
+        (
+            "hz",
+            Scenario {
+                hz: 0.0,
+                ..Default::default()
+            },
+        ),
+        (
+            "response",
+            Scenario {
+                response: -1.0,
+                ..Default::default()
+            },
+        ),
+        (
+            "start",
+            Scenario {
+                start: Vec2::new(f32::NAN, 0.0),
+                ..Default::default()
+            },
+        ),
+        (
+            "seconds",
+            Scenario {
+                seconds: f64::INFINITY,
+                ..Default::default()
+            },
+        ),
+        (
+            "seconds",
+            Scenario {
+                seconds: 1e9,
+                ..Default::default()
+            },
+        ),
+        (
+            "max-force",
+            Scenario {
+                max_force: 0.0,
+                ..Default::default()
+            },
+        ),
+    ];
+    for (field, scenario) in bad {
+        let error = scenario.run().unwrap_err();
+        assert_eq!(error.field, field, "{error}");
+    }
+}
+
+fn lab(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_steering-lab"))
+        .args(args)
+        .output()
+        .expect("steering-lab runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into(),
+        String::from_utf8_lossy(&output.stderr).into(),
+    )
+}
+
+#[test]
+fn the_cli_prints_one_json_object_with_exactly_the_fields() {
+    let (code, out, err) = lab(&[
+        "scenario",
+        "--behavior",
+        "arrive",
+        "--response",
+        "1",
+        "--seconds",
+        "15",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    let mut keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "catch_s",
+            "final_pos",
+            "final_vel",
+            "max_speed",
+            "overshoot_px",
+            "settle_s",
+            "steps"
+        ]
+    );
+    let overshoot = json["overshoot_px"].as_f64().unwrap();
+    assert!((overshoot - 64.0).abs() < 2.0, "{overshoot}");
+    assert_eq!(json["steps"], 900);
+}
+
+#[test]
+fn the_cli_writes_a_trajectory() {
+    let path = std::env::temp_dir().join(format!("lab-trajectory-{}.csv", std::process::id()));
+    let (code, _, err) = lab(&[
+        "scenario",
+        "--seconds",
+        "1",
+        "--hz",
+        "144",
+        "--target-vel",
+        "-5,2",
+        "--trajectory",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let csv = std::fs::read_to_string(&path).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("t,x,y,vx,vy,tx,ty"));
+    assert_eq!(lines.count(), 145);
+}
+
+#[test]
+fn the_cli_rejects_bad_input_with_one_line_naming_the_flag() {
+    for (args, flag) in [
+        (&["scenario", "--hz", "0"][..], "--hz"),
+        (&["scenario", "--response", "-1"][..], "--response"),
+        (&["scenario", "--start", "nan,0"][..], "--start"),
+        (&["scenario", "--behavior", "dance"][..], "--behavior"),
+        (&["scenario", "--target", "3;4"][..], "--target"),
+        (&["scenario", "--max-speed", "fast"][..], "--max-speed"),
+    ] {
+        let (code, out, err) = lab(args);
+        assert_ne!(code, 0, "{args:?} was accepted");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        let first = err.lines().next().unwrap_or_default();
+        assert!(
+            first.contains(flag),
+            "{args:?}: '{first}' does not name {flag}"
+        );
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+}

@@ -1,0 +1,1 @@
+//! Examples, tests and benches of bevy_steering live beside this crate.

@@ -1,0 +1,199 @@
+//! The Critters demo as a user sees it: a real window under Xvfb, rendered
+//! by Mesa's software Vulkan, with a real cursor moved by xdotool.
+//!
+//! Needs `xvfb-run` and `xdotool` (`.ci/run` installs them with
+//! `mesa-vulkan-drivers`). Without them the tests say so and pass, except
+//! under CI (`CI` set), where a missing display is a failure.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The demo, built by `cargo test` beside this test's own binary.
+fn critters() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary has a path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("tests live in <target>/<profile>/deps");
+    profile_dir.join("examples").join("critters")
+}
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether the display tools are here; panics under CI if they are not.
+fn display_available() -> bool {
+    let ok = have("xvfb-run") && have("xdotool");
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install xvfb, xdotool and mesa-vulkan-drivers"
+        );
+        eprintln!("skipped: xvfb-run or xdotool is not installed");
+    }
+    ok
+}
+
+/// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS` set
+/// to the demo.
+fn under_xvfb(script: &str) {
+    let status = Command::new("timeout")
+        .args([
+            "300",
+            "xvfb-run",
+            "-a",
+            "-s",
+            "-screen 0 1280x1024x24",
+            "sh",
+            "-c",
+            script,
+        ])
+        .env("CRITTERS", critters())
+        .env("WGPU_BACKEND", "vulkan")
+        .status()
+        .expect("xvfb-run starts");
+    assert!(status.success(), "the demo failed under Xvfb: {status}");
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("bevy_steering-{}-{name}", std::process::id()))
+}
+
+/// The PNG at `path`, as RGB pixels.
+fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(path).expect("the screenshot was written"),
+    ));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    let channels = info.color_type.samples();
+    let pixels = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    (info.width, info.height, pixels)
+}
+
+fn close(a: [u8; 3], b: [u8; 3], tolerance: i32) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(&x, y)| (i32::from(x) - i32::from(y)).abs() <= tolerance)
+}
+
+#[test]
+fn the_screenshot_shows_every_kind_the_key_and_the_panel() {
+    if !display_available() {
+        return;
+    }
+    let shot = temp_path("critters.png");
+    under_xvfb(&format!(
+        "\"$CRITTERS\" --seed 3 --seconds 3 --screenshot '{}'",
+        shot.display()
+    ));
+    let (width, height, pixels) = read_png(&shot);
+    assert_eq!((width, height), (1000, 700));
+    let at = |x: u32, y: u32| pixels[(y * width + x) as usize];
+
+    let kinds = [
+        ("seek", [47, 111, 235]),
+        ("arrive", [47, 158, 68]),
+        ("pursue", [150, 102, 230]),
+        ("wander", [235, 238, 242]),
+        ("graze", [224, 49, 49]),
+    ];
+    for (name, color) in kinds {
+        // The key: a dot of radius 6 in the top-left corner, in the kind's color.
+        let in_key = (0..140)
+            .flat_map(|y| (0..120).map(move |x| (x, y)))
+            .filter(|&(x, y)| close(at(x, y), color, 6))
+            .count();
+        assert!(in_key >= 60, "the key shows {in_key} px of {name}");
+        // The agents: bodies and trails, outside the key.
+        let in_world = (140..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| close(at(x, y), color, 6))
+            .count();
+        assert!(in_world >= 60, "the world shows {in_world} px of {name}");
+    }
+    // The panel: egui's dark window, a large block of its fill color.
+    let panel = pixels
+        .iter()
+        .filter(|&&p| close(p, [27, 27, 27], 2))
+        .count();
+    assert!(panel > 20_000, "the panel covers {panel} px");
+}
+
+#[test]
+fn arrivers_settle_on_a_still_cursor_while_seekers_fly_through_it() {
+    if !display_available() {
+        return;
+    }
+    let report = temp_path("critters.json");
+    // Wait for the window, put the cursor at (600, 300) on screen, which is
+    // (600, 400) in the world (y up), and leave it there.
+    under_xvfb(&format!(
+        "\"$CRITTERS\" --seed 5 --seconds 9 --report '{}' & pid=$!; \
+         xdotool search --sync --name Critters >/dev/null; \
+         for i in 1 2 3 4 5; do xdotool mousemove 600 300; sleep 0.2; done; \
+         wait $pid",
+        report.display()
+    ));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report was written"))
+            .expect("the report is JSON");
+    let mouse = &report["mouse"];
+    let (mx, my) = (mouse[0].as_f64().unwrap(), mouse[1].as_f64().unwrap());
+    assert!(
+        (mx - 600.0).abs() < 2.0 && (my - 400.0).abs() < 2.0,
+        "the demo saw the cursor at ({mx}, {my})"
+    );
+    let still_for =
+        report["seconds"].as_f64().unwrap() - report["mouse_moved_at"].as_f64().unwrap();
+    assert!(
+        still_for >= 4.0,
+        "the cursor was still for only {still_for:.1} s"
+    );
+
+    let agents = report["agents"].as_array().unwrap();
+    let of_kind = |kind: &str| {
+        agents
+            .iter()
+            .filter(move |a| a["kind"] == kind)
+            .map(|a| {
+                let p = &a["pos"];
+                let v = &a["vel"];
+                let distance = (p[0].as_f64().unwrap() - mx).hypot(p[1].as_f64().unwrap() - my);
+                let speed = v[0].as_f64().unwrap().hypot(v[1].as_f64().unwrap());
+                (distance, speed)
+            })
+            .collect::<Vec<_>>()
+    };
+    let arrivers = of_kind("arrive");
+    let seekers = of_kind("seek");
+    assert_eq!((arrivers.len(), seekers.len()), (3, 3));
+    for (distance, speed) in &arrivers {
+        assert!(
+            *distance < 3.0,
+            "an arriver sits {distance:.1} px from the cursor"
+        );
+        assert!(*speed < 5.0, "an arriver still moves at {speed:.1} px/s");
+    }
+    for (distance, speed) in &seekers {
+        // Flying back and forth through it: never sitting on it as the
+        // arrivers do, and never farther than their ~65 px overshoot.
+        assert!(*distance < 90.0, "a seeker is {distance:.1} px away");
+        assert!(
+            *distance > 3.0 || *speed > 50.0,
+            "a seeker has settled: {speed:.1} px/s at {distance:.1} px"
+        );
+    }
+    assert!(
+        seekers.iter().any(|(_, speed)| *speed > 50.0),
+        "no seeker is flying through the cursor: {seekers:?}"
+    );
+}

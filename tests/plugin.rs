@@ -1,0 +1,335 @@
+//! The plugin as a game uses it: bad input, lost targets, paused time,
+//! overrides, trails, measured velocities, interpolation and ordering.
+
+use bevy::prelude::*;
+use bevy_steering::prelude::*;
+use steering_lab::{headless_app, run_steps};
+
+fn app() -> App {
+    headless_app(60.0, 1, SteeringSettings::default())
+}
+
+fn every_agent_is_finite(app: &mut App) -> bool {
+    let mut query = app.world_mut().query::<(
+        &Position,
+        &Velocity,
+        &Heading,
+        &DesiredVelocity,
+        &SteeringForce,
+        &Transform,
+    )>();
+    query.iter(app.world()).all(|(p, v, h, d, f, t)| {
+        p.is_finite()
+            && v.is_finite()
+            && h.is_finite()
+            && d.is_finite()
+            && f.is_finite()
+            && t.is_finite()
+    })
+}
+
+fn spawn_one_of_each(world: &mut World, target: Target) {
+    for behavior in [
+        Behavior::Idle,
+        Behavior::Seek(target),
+        Behavior::Arrive(target),
+        Behavior::Flee(target),
+        Behavior::Pursue(target),
+        Behavior::Evade(target),
+        Behavior::Wander,
+        Behavior::Graze(target),
+        Behavior::Blend(vec![
+            Weighted {
+                weight: f32::NAN,
+                steer: Steer::Seek(target),
+            },
+            Weighted {
+                weight: -2.0,
+                steer: Steer::Wander,
+            },
+            Weighted {
+                weight: 0.5,
+                steer: Steer::Arrive(target),
+            },
+        ]),
+    ] {
+        world.spawn((
+            SteeringAgent,
+            behavior,
+            Position::new(300.0, 200.0),
+            Trail::default(),
+        ));
+    }
+}
+
+#[test]
+fn nonsense_settings_never_panic_or_spread_nan() {
+    let nonsense = [0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+    for value in nonsense {
+        let settings = SteeringSettings {
+            max_speed: value,
+            max_force: value,
+            response_time: value,
+            slowing_radius: value,
+            panic_radius: value,
+            wander_rate: value,
+            graze_flee_weight: value,
+            trail_interval: value,
+            trail_length: 0,
+            wrap: Some(Rect::new(0.0, 0.0, value, value)),
+        };
+        assert!(!settings.problems().is_empty(), "{value} is reported");
+        let mut app = headless_app(60.0, 1, settings);
+        spawn_one_of_each(app.world_mut(), Target::Point(Vec2::new(500.0, 350.0)));
+        run_steps(&mut app, 120, |_| {});
+        assert!(
+            every_agent_is_finite(&mut app),
+            "settings of {value} spread NaN"
+        );
+    }
+}
+
+#[test]
+fn nonsense_overrides_and_positions_never_spread_nan() {
+    let mut app = app();
+    let world = app.world_mut();
+    let target = Target::Point(Vec2::new(f32::NAN, 1.0));
+    for value in [0.0, -3.0, f32::NAN, f32::INFINITY] {
+        let overrides = SteeringOverride {
+            max_speed: Some(value),
+            max_force: Some(value),
+            response_time: Some(value),
+            slowing_radius: Some(value),
+            panic_radius: Some(value),
+            wander_rate: Some(value),
+        };
+        assert!(!overrides.problems().is_empty());
+        world.spawn((SteeringAgent, Behavior::Seek(target), overrides));
+        world.spawn((
+            SteeringAgent,
+            Behavior::Graze(Target::Point(Vec2::ZERO)),
+            Position(Vec2::new(value, value)),
+            Velocity(Vec2::new(value, -value)),
+            overrides,
+        ));
+    }
+    run_steps(&mut app, 60, |_| {});
+    assert!(every_agent_is_finite(&mut app));
+}
+
+#[test]
+fn a_despawned_target_asks_for_no_steering() {
+    let mut app = app();
+    let world = app.world_mut();
+    let mouse = world.spawn(Position::new(500.0, 350.0)).id();
+    let seeker = world
+        .spawn((
+            SteeringAgent,
+            Behavior::Seek(Target::Entity(mouse)),
+            Position::new(100.0, 350.0),
+        ))
+        .id();
+    run_steps(&mut app, 30, |_| {});
+    let moving = app.world().get::<Velocity>(seeker).unwrap().0;
+    assert!(moving.x > 100.0, "it seeks the entity: {moving}");
+    app.world_mut().despawn(mouse);
+    run_steps(&mut app, 30, |_| {});
+    let coasting = app.world().get::<Velocity>(seeker).unwrap().0;
+    assert!(coasting.is_finite());
+    assert_eq!(
+        app.world().get::<SteeringForce>(seeker).unwrap().0,
+        Vec2::ZERO
+    );
+    assert!(coasting.x >= moving.x, "it keeps the velocity it had");
+}
+
+#[test]
+fn paused_time_moves_nothing() {
+    let mut app = app();
+    spawn_one_of_each(app.world_mut(), Target::Point(Vec2::new(500.0, 350.0)));
+    run_steps(&mut app, 10, |_| {});
+    let snapshot = |app: &mut App| {
+        let mut q = app
+            .world_mut()
+            .query::<(&Position, &Velocity, &WanderAngle)>();
+        q.iter(app.world())
+            .map(|(p, v, a)| (p.0, v.0, a.0))
+            .collect::<Vec<_>>()
+    };
+    let before = snapshot(&mut app);
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(before, snapshot(&mut app));
+}
+
+#[test]
+fn an_override_replaces_the_global_value_for_that_agent_only() {
+    let mut app = app();
+    let world = app.world_mut();
+    let goal = Target::Point(Vec2::new(10_000.0, 0.0));
+    let quick = world.spawn((SteeringAgent, Behavior::Seek(goal))).id();
+    let slow = world
+        .spawn((
+            SteeringAgent,
+            Behavior::Seek(goal),
+            SteeringOverride {
+                max_speed: Some(50.0),
+                ..default()
+            },
+        ))
+        .id();
+    run_steps(&mut app, 120, |_| {});
+    let speed = |e| app.world().get::<Velocity>(e).unwrap().length();
+    assert!((speed(quick) - 220.0).abs() < 0.01);
+    assert!((speed(slow) - 50.0).abs() < 0.01);
+}
+
+#[test]
+fn trails_sample_every_005_s_and_keep_30_places() {
+    let mut app = app();
+    let agent = app
+        .world_mut()
+        .spawn((
+            SteeringAgent,
+            Behavior::Wander,
+            Position::new(500.0, 350.0),
+            Trail::default(),
+        ))
+        .id();
+    // 0.5 s at 60 Hz: a sample every 3 steps.
+    run_steps(&mut app, 30, |_| {});
+    let len = app.world().get::<Trail>(agent).unwrap().points.len();
+    assert!((9..=10).contains(&len), "{len} samples in 0.5 s");
+    run_steps(&mut app, 300, |_| {});
+    let trail = app.world().get::<Trail>(agent).unwrap();
+    assert_eq!(trail.points.len(), 30);
+    assert_eq!(
+        *trail.points.back().unwrap(),
+        app.world().get::<Position>(agent).unwrap().0
+    );
+}
+
+#[test]
+fn a_measured_velocity_follows_an_entity_moved_by_other_code() {
+    let mut app = app();
+    let mouse = app
+        .world_mut()
+        .spawn((Position::new(0.0, 0.0), MeasuredVelocity::default()))
+        .id();
+    // Move it 2 px a step: 120 px/s at 60 Hz.
+    run_steps(&mut app, 60, |world| {
+        world.get_mut::<Position>(mouse).unwrap().x += 2.0;
+    });
+    let measured = app.world().get::<MeasuredVelocity>(mouse).unwrap().velocity;
+    assert!((measured.x - 120.0).abs() < 0.5, "measured {measured}");
+    assert!(measured.y.abs() < 1e-3);
+}
+
+#[test]
+fn a_pursuer_reads_the_velocity_of_an_agent_it_chases() {
+    let mut app = app();
+    let world = app.world_mut();
+    let runner = world
+        .spawn((
+            SteeringAgent,
+            Behavior::Idle,
+            Position::new(500.0, 0.0),
+            Velocity(Vec2::new(0.0, 100.0)),
+        ))
+        .id();
+    let pursuer = world
+        .spawn((
+            SteeringAgent,
+            Behavior::Pursue(Target::Entity(runner)),
+            Position::new(60.0, 0.0),
+        ))
+        .id();
+    run_steps(&mut app, 1, |_| {});
+    // 440 px away: aim 1 s (100 px) ahead of the runner.
+    let desired = app.world().get::<DesiredVelocity>(pursuer).unwrap().0;
+    let runner_pos = app.world().get::<Position>(runner).unwrap().0;
+    let aim = runner_pos + Vec2::new(0.0, 100.0);
+    let expected = (aim - Vec2::new(60.0, 0.0)).normalize() * 220.0;
+    assert!(
+        (desired - expected).length() < 1.0,
+        "{desired} vs {expected}"
+    );
+}
+
+#[test]
+fn user_systems_fit_between_the_stages() {
+    fn push_up(mut forces: Query<&mut SteeringForce>) {
+        for mut force in &mut forces {
+            force.0 += Vec2::new(0.0, 1000.0);
+        }
+    }
+    let mut app = app();
+    app.add_systems(
+        FixedUpdate,
+        push_up
+            .after(SteeringSystems::Steer)
+            .before(SteeringSystems::Integrate),
+    );
+    let agent = app.world_mut().spawn((SteeringAgent, Behavior::Idle)).id();
+    run_steps(&mut app, 1, |_| {});
+    // The added force is capped with the rest, at 380 px/s².
+    let vel = app.world().get::<Velocity>(agent).unwrap().0;
+    assert!((vel.y - 380.0 / 60.0).abs() < 1e-3, "{vel}");
+}
+
+#[test]
+fn transforms_are_interpolated_between_fixed_steps() {
+    use bevy::time::TimeUpdateStrategy;
+    use std::time::Duration;
+    let mut app = app();
+    let agent = app
+        .world_mut()
+        .spawn((
+            SteeringAgent,
+            Behavior::Idle,
+            Position::new(0.0, 0.0),
+            Velocity(Vec2::new(60.0, 0.0)),
+        ))
+        .id();
+    run_steps(&mut app, 2, |_| {});
+    let pos = app.world().get::<Position>(agent).unwrap().0;
+    let previous = app.world().get::<PreviousPosition>(agent).unwrap().0;
+    assert_eq!(pos.x - previous.x, 1.0, "one step at 60 px/s moves 1 px");
+    // Half a fixed step later, no step runs, and the drawn position is
+    // halfway between the last two steps.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        0.5 / 60.0,
+    )));
+    app.update();
+    assert_eq!(app.world().get::<Position>(agent).unwrap().0, pos);
+    let drawn = app.world().get::<Transform>(agent).unwrap().translation.x;
+    assert!(
+        (drawn - (pos.x - 0.5)).abs() < 1e-3,
+        "drawn at {drawn}, simulated at {}",
+        pos.x
+    );
+}
+
+#[test]
+fn wrapping_moves_the_interpolation_with_the_agent() {
+    let mut app = app();
+    let agent = app
+        .world_mut()
+        .spawn((
+            SteeringAgent,
+            Behavior::Idle,
+            Position::new(999.5, 350.0),
+            Velocity(Vec2::new(60.0, 0.0)),
+        ))
+        .id();
+    run_steps(&mut app, 1, |_| {});
+    let pos = app.world().get::<Position>(agent).unwrap().0;
+    let previous = app.world().get::<PreviousPosition>(agent).unwrap().0;
+    assert!((pos.x - 0.5).abs() < 1e-3, "wrapped to {pos}");
+    assert!(
+        (pos.x - previous.x - 1.0).abs() < 1e-3,
+        "previous moved too: {previous}"
+    );
+}
