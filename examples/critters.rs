@@ -525,6 +525,8 @@ fn finish_unattended(
     agents: Query<(&Kind, &Position, &Velocity)>,
     mouse: Query<&Position, With<Mouse>>,
     moved_at: Res<MouseMovedAt>,
+    frames: Res<bevy::diagnostic::FrameCount>,
+    real: Res<Time<Real>>,
     mut done: Local<bool>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -551,8 +553,10 @@ fn finish_unattended(
             })
             .collect();
         let json = format!(
-            r#"{{"seconds":{},"mouse_moved_at":{},"mouse":[{},{}],"agents":[{}]}}"#,
+            r#"{{"seconds":{},"frames":{},"real_seconds":{},"mouse_moved_at":{},"mouse":[{},{}],"agents":[{}]}}"#,
             fixed.elapsed_secs_f64(),
+            frames.0,
+            real.elapsed_secs_f64(),
             moved_at.0,
             mouse.x,
             mouse.y,

@@ -65,12 +65,13 @@ fn arrow<DB: DrawingBackend>(
     from: Vec2,
     to: Vec2,
     color: RGBColor,
+    width: u32,
     label: &str,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
-    let style = color.stroke_width(3);
+    let style = color.stroke_width(width);
     let dir = (to - from).normalize_or_zero();
     let side = dir.perp();
     let head = [
@@ -81,7 +82,7 @@ where
     chart
         .draw_series(LineSeries::new([(from.x, from.y), (to.x, to.y)], style))?
         .label(label)
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(3)));
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(width)));
     chart.draw_series(LineSeries::new(head.map(|p| (p.x, p.y)), style))?;
     Ok(())
 }
@@ -111,13 +112,21 @@ fn steering_frame(path: &Path) -> Result<()> {
         .x_desc("px/s")
         .y_desc("px/s")
         .draw()?;
-    arrow(&mut chart, Vec2::ZERO, vel, GREY, "velocity")?;
-    arrow(&mut chart, Vec2::ZERO, desired, GREEN, "desired velocity")?;
+    arrow(&mut chart, Vec2::ZERO, vel, GREY, 3, "velocity")?;
+    arrow(
+        &mut chart,
+        Vec2::ZERO,
+        desired,
+        GREEN,
+        3,
+        "desired velocity",
+    )?;
     arrow(
         &mut chart,
         vel,
         vel + steer * response,
         BLUE,
+        9,
         &format!(
             "steering ({}, {}) × 0.25 s: the change wanted",
             steer.x, steer.y
@@ -128,6 +137,7 @@ fn steering_frame(path: &Path) -> Result<()> {
         vel,
         vel + capped * response,
         RED,
+        3,
         &format!(
             "capped at {} px/s²: ({:.0}, {:.0}) × 0.25 s",
             defaults::MAX_FORCE,
