@@ -333,3 +333,27 @@ fn wrapping_moves_the_interpolation_with_the_agent() {
         "previous moved too: {previous}"
     );
 }
+
+#[test]
+fn one_fixed_step_runs_while_paused() {
+    let mut app = app();
+    let agent = app
+        .world_mut()
+        .spawn((
+            SteeringAgent,
+            Behavior::Idle,
+            Velocity(Vec2::new(60.0, 0.0)),
+        ))
+        .id();
+    run_steps(&mut app, 1, |_| {});
+    let x = app.world().get::<Position>(agent).unwrap().x;
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    app.update();
+    assert_eq!(app.world().get::<Position>(agent).unwrap().x, x, "paused");
+    bevy_steering::run_one_fixed_step(app.world_mut());
+    let stepped = app.world().get::<Position>(agent).unwrap().x;
+    assert!(
+        (stepped - x - 1.0).abs() < 1e-4,
+        "one step at 60 px/s and 60 Hz: {x} -> {stepped}"
+    );
+}

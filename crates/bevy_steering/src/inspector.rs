@@ -14,7 +14,6 @@
 //! Critters demo respawns its agents), after the plugin has re-seeded every
 //! new agent's random stream from the panel's seed.
 
-use bevy::app::FixedMain;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use steering_core as model;
@@ -79,14 +78,9 @@ fn take_plugin_seed(seed: Option<Res<SteeringSeed>>, mut inspector: ResMut<Steer
 /// While paused, runs exactly one fixed step when the panel asks for it.
 fn single_step(world: &mut World) {
     let requested = std::mem::take(&mut world.resource_mut::<SteeringInspector>().step_requested);
-    if !requested {
-        return;
+    if requested {
+        crate::run_one_fixed_step(world);
     }
-    let timestep = world.resource::<Time<Fixed>>().timestep();
-    world.resource_mut::<Time<Fixed>>().advance_by(timestep);
-    *world.resource_mut::<Time>() = world.resource::<Time<Fixed>>().as_generic();
-    world.run_schedule(FixedMain);
-    *world.resource_mut::<Time>() = world.resource::<Time<Virtual>>().as_generic();
 }
 
 /// A slider over `range`, clamping whatever is typed into it.

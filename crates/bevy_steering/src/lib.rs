@@ -15,7 +15,9 @@ pub mod render;
 pub use steering_core as model;
 
 pub use components::*;
-pub use plugin::{DEFAULT_SEED, InterpolateTransforms, SteeringPlugin, SteeringSystems};
+pub use plugin::{
+    DEFAULT_SEED, InterpolateTransforms, SteeringPlugin, SteeringSystems, run_one_fixed_step,
+};
 pub use settings::{AgentParams, SteeringSeed, SteeringSettings};
 
 /// Everything a game needs to steer agents: `use bevy_steering::prelude::*;`.

@@ -114,6 +114,20 @@ pub enum SteeringSystems {
     Trail,
 }
 
+/// Runs exactly one step of the fixed schedules now, whatever the virtual
+/// clock says: a single step for debugging while time is paused.
+///
+/// It advances [`Time<Fixed>`] by one timestep and runs [`FixedMain`] with it,
+/// as Bevy's own fixed loop does, then restores the virtual clock as the
+/// current [`Time`].
+pub fn run_one_fixed_step(world: &mut World) {
+    let timestep = world.resource::<Time<Fixed>>().timestep();
+    world.resource_mut::<Time<Fixed>>().advance_by(timestep);
+    *world.resource_mut::<Time>() = world.resource::<Time<Fixed>>().as_generic();
+    world.run_schedule(FixedMain);
+    *world.resource_mut::<Time>() = world.resource::<Time<Virtual>>().as_generic();
+}
+
 /// Whether [`Transform`]s are interpolated between fixed steps: true when
 /// [`SteeringPlugin`] runs in a fixed schedule.
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq, Deref, DerefMut)]
