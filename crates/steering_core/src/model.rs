@@ -195,21 +195,20 @@ pub fn step(agent: Kinematics, steering: Vec2, limits: Limits, dt: f32) -> Kinem
 /// assert_eq!(braking_distance(300.0, 500.0), 90.0);
 /// ```
 pub fn braking_distance(speed: f32, max_force: f32) -> f32 {
-    let speed = if speed.is_finite() { speed.abs() } else { 0.0 };
-    let max_force = sanitize_limit(max_force);
-    if speed == 0.0 {
-        0.0
-    } else if max_force == 0.0 {
-        f32::INFINITY
-    } else {
-        speed * speed / (2.0 * max_force)
-    }
+    over_force(speed, max_force, |v, a| v * v / (2.0 * a))
 }
 
 /// The time, in seconds, to change speed by `speed` at `max_force`:
 /// `v / a`. Top speed from a standstill takes 220 / 380 = 0.58 s, and a full
 /// turnaround twice that.
 pub fn time_to_speed(speed: f32, max_force: f32) -> f32 {
+    over_force(speed, max_force, |v, a| v / a)
+}
+
+/// `f(|speed|, max_force)` for a speed and a force that are usable: a
+/// non-finite speed counts as 0, and so does no speed (0); with no force
+/// to change it, the answer is infinite.
+fn over_force(speed: f32, max_force: f32, f: impl Fn(f32, f32) -> f32) -> f32 {
     let speed = if speed.is_finite() { speed.abs() } else { 0.0 };
     let max_force = sanitize_limit(max_force);
     if speed == 0.0 {
@@ -217,7 +216,7 @@ pub fn time_to_speed(speed: f32, max_force: f32) -> f32 {
     } else if max_force == 0.0 {
         f32::INFINITY
     } else {
-        speed / max_force
+        f(speed, max_force)
     }
 }
 

@@ -333,16 +333,8 @@ pub fn all_checks() -> Vec<Check> {
     ));
 
     // Pursue against seek, on a target crossing in front of them.
-    let chase = |behavior| Scenario {
-        behavior,
-        start: Vec2::new(0.0, 300.0),
-        target: Vec2::new(0.0, 0.0),
-        target_vel: Vec2::new(100.0, 0.0),
-        seconds: 6.0,
-        ..Default::default()
-    };
-    let pursue = at_rates(&chase(BehaviorKind::Pursue));
-    let seek = at_rates(&chase(BehaviorKind::Seek));
+    let pursue = at_rates(&Scenario::chase(BehaviorKind::Pursue));
+    let seek = at_rates(&Scenario::chase(BehaviorKind::Seek));
     let show = |p: &Report, s: &Report| {
         let t = |r: &Report| r.catch_s.map_or("never".into(), |t| format!("{t:.2} s"));
         format!("pursue {}, seek {}", t(p), t(s))

@@ -2,7 +2,6 @@
 //! Critters mix for determinism.
 
 use bevy::prelude::*;
-use bevy_steering::model::{self, defaults};
 use bevy_steering::prelude::*;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -54,41 +53,28 @@ pub fn wander_drift_dt_scaled_degrees(
     seed: u64,
     scale: f32,
 ) -> f32 {
-    let dt = (1.0 / hz) as f32;
-    let steps = (seconds * hz).round() as u64;
-    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
-    let angles: Vec<f32> = (0..agents)
-        .map(|_| {
-            let mut angle = 0.0f32;
-            for _ in 0..steps {
-                angle += rng.random_range(-1.0f32..1.0) * scale * dt;
-            }
-            angle
-        })
-        .collect();
-    spread_degrees(&angles)
+    core_drift_degrees(hz, agents, seconds, seed, |angle, dt, u| {
+        angle + u * scale * dt
+    })
 }
 
-/// The same drift as [`wander_drift_degrees`], with the square-root step
-/// computed by the core alone and the same random source as
-/// [`wander_drift_dt_scaled_degrees`], so the two figures compare like with
-/// like.
-pub fn wander_drift_sqrt_scaled_degrees(hz: f64, agents: usize, seconds: f64, seed: u64) -> f32 {
+/// The spread of `agents` angles after `seconds` of `step(angle, dt, u)`,
+/// with `u` uniform from -1 to 1, in degrees.
+fn core_drift_degrees(
+    hz: f64,
+    agents: usize,
+    seconds: f64,
+    seed: u64,
+    step: impl Fn(f32, f32, f32) -> f32,
+) -> f32 {
     let dt = (1.0 / hz) as f32;
     let steps = (seconds * hz).round() as u64;
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let angles: Vec<f32> = (0..agents)
         .map(|_| {
-            let mut angle = 0.0f32;
-            for _ in 0..steps {
-                angle = model::wander_step(
-                    angle,
-                    dt,
-                    defaults::WANDER_RATE,
-                    rng.random_range(-1.0f32..1.0),
-                );
-            }
-            angle
+            (0..steps).fold(0.0, |angle, _| {
+                step(angle, dt, rng.random_range(-1.0f32..1.0))
+            })
         })
         .collect();
     spread_degrees(&angles)

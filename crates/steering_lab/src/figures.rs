@@ -56,21 +56,64 @@ pub fn draw_all(dir: &Path) -> Result<Vec<PathBuf>> {
         .collect()
 }
 
-fn arrow<DB: DrawingBackend>(
-    chart: &mut ChartContext<
-        '_,
-        DB,
-        Cartesian2d<plotters::coord::types::RangedCoordf32, plotters::coord::types::RangedCoordf32>,
-    >,
+type Chart<'a, 'b> = ChartContext<
+    'a,
+    BitMapBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf32, plotters::coord::types::RangedCoordf32>,
+>;
+
+/// A chart filling `root`, with a caption, axes and their labels.
+fn chart<'a, 'b>(
+    root: &'a DrawingArea<BitMapBackend<'b>, plotters::coord::Shift>,
+    caption: &str,
+    x: std::ops::Range<f32>,
+    y: std::ops::Range<f32>,
+    x_desc: &str,
+    y_desc: &str,
+) -> Result<Chart<'a, 'b>> {
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, ("sans-serif", 22))
+        .margin(20)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x, y)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .draw()?;
+    Ok(chart)
+}
+
+/// The chart's legend, boxed, at `position`.
+fn legend<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b>,
+    position: SeriesLabelPosition,
+    font_size: u32,
+) -> Result<()> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .position(position)
+        .label_font(("sans-serif", font_size))
+        .draw()?;
+    Ok(())
+}
+
+/// A legend entry: a short line in `color`.
+fn legend_line(color: RGBColor, width: u32) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(width))
+}
+
+fn arrow(
+    chart: &mut Chart<'_, '_>,
     from: Vec2,
     to: Vec2,
     color: RGBColor,
     width: u32,
     label: &str,
-) -> Result<()>
-where
-    DB::ErrorType: 'static,
-{
+) -> Result<()> {
     let style = color.stroke_width(width);
     let dir = (to - from).normalize_or_zero();
     let side = dir.perp();
@@ -82,7 +125,7 @@ where
     chart
         .draw_series(LineSeries::new([(from.x, from.y), (to.x, to.y)], style))?
         .label(label)
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(width)));
+        .legend(legend_line(color, width));
     chart.draw_series(LineSeries::new(head.map(|p| (p.x, p.y)), style))?;
     Ok(())
 }
@@ -98,20 +141,14 @@ fn steering_frame(path: &Path) -> Result<()> {
     let capped = model::truncated(steer, defaults::MAX_FORCE);
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "One frame of steering: vel (0, 50), desired (100, 0), response 0.25 s",
-            ("sans-serif", 22),
-        )
-        .margin(20)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(-20f32..130f32, -20f32..70f32)?;
-    chart
-        .configure_mesh()
-        .x_desc("px/s")
-        .y_desc("px/s")
-        .draw()?;
+    let mut chart = chart(
+        &root,
+        "One frame of steering: vel (0, 50), desired (100, 0), response 0.25 s",
+        -20f32..130f32,
+        -20f32..70f32,
+        "px/s",
+        "px/s",
+    )?;
     arrow(&mut chart, Vec2::ZERO, vel, GREY, 3, "velocity")?;
     arrow(
         &mut chart,
@@ -145,13 +182,7 @@ fn steering_frame(path: &Path) -> Result<()> {
             capped.y
         ),
     )?;
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(("sans-serif", 16))
-        .draw()?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight, 16)?;
     root.present()?;
     Ok(())
 }
@@ -161,20 +192,14 @@ fn steering_frame(path: &Path) -> Result<()> {
 fn arrive_speed(path: &Path) -> Result<()> {
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Arrive's desired speed, and the fastest speed that can still stop",
-            ("sans-serif", 22),
-        )
-        .margin(20)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(0f32..200f32, 0f32..260f32)?;
-    chart
-        .configure_mesh()
-        .x_desc("distance to the target (px)")
-        .y_desc("speed (px/s)")
-        .draw()?;
+    let mut chart = chart(
+        &root,
+        "Arrive's desired speed, and the fastest speed that can still stop",
+        0f32..200f32,
+        0f32..260f32,
+        "distance to the target (px)",
+        "speed (px/s)",
+    )?;
     let distances = (0..=400).map(|i| i as f32 * 0.5);
     for (radius, color) in [(150.0, GREEN), (50.0, RED)] {
         chart
@@ -188,7 +213,7 @@ fn arrive_speed(path: &Path) -> Result<()> {
                 color.stroke_width(3),
             ))?
             .label(format!("arrive, slowing radius {radius}"))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(3)));
+            .legend(legend_line(color, 3));
     }
     // v² = 2 a d: the braking curve.
     chart
@@ -197,14 +222,8 @@ fn arrive_speed(path: &Path) -> Result<()> {
             GREY.stroke_width(2),
         ))?
         .label("braking curve √(2 × 380 × d)")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], GREY.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font(("sans-serif", 16))
-        .draw()?;
+        .legend(legend_line(GREY, 2));
+    legend(&mut chart, SeriesLabelPosition::LowerRight, 16)?;
     root.present()?;
     Ok(())
 }
@@ -213,12 +232,8 @@ fn arrive_speed(path: &Path) -> Result<()> {
 fn seek_vs_pursue(path: &Path) -> Result<()> {
     let chase = |behavior| {
         Scenario {
-            behavior,
-            start: Vec2::new(0.0, 300.0),
-            target: Vec2::ZERO,
-            target_vel: Vec2::new(100.0, 0.0),
             seconds: 4.0,
-            ..Default::default()
+            ..Scenario::chase(behavior)
         }
         .run()
     };
@@ -235,20 +250,14 @@ fn seek_vs_pursue(path: &Path) -> Result<()> {
     };
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Seek and pursue after a target moving right at 100 px/s (60 Hz)",
-            ("sans-serif", 22),
-        )
-        .margin(20)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(-40f32..440f32, -40f32..320f32)?;
-    chart
-        .configure_mesh()
-        .x_desc("x (px)")
-        .y_desc("y (px)")
-        .draw()?;
+    let mut chart = chart(
+        &root,
+        "Seek and pursue after a target moving right at 100 px/s (60 Hz)",
+        -40f32..440f32,
+        -40f32..320f32,
+        "x (px)",
+        "y (px)",
+    )?;
     let target_path: Vec<(f32, f32)> = seek
         .trajectory
         .iter()
@@ -257,20 +266,14 @@ fn seek_vs_pursue(path: &Path) -> Result<()> {
     chart
         .draw_series(LineSeries::new(target_path, GREY.stroke_width(2)))?
         .label("target")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], GREY.stroke_width(2)));
+        .legend(legend_line(GREY, 2));
     for (report, name, color) in [(&seek, "seek", BLUE), (&pursue, "pursue", VIOLET)] {
         chart
             .draw_series(LineSeries::new(until_caught(report), color.stroke_width(3)))?
             .label(format!("{name}: catches it after {}", catch(report)))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(3)));
+            .legend(legend_line(color, 3));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(("sans-serif", 16))
-        .draw()?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight, 16)?;
     root.present()?;
     Ok(())
 }
@@ -316,19 +319,13 @@ fn wander_drift(path: &Path) -> Result<()> {
                 }
                 let series = chart.draw_series(LineSeries::new(points, color.stroke_width(2)))?;
                 if i == 0 {
-                    series.label(format!("{hz} Hz")).legend(move |(x, y)| {
-                        PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2))
-                    });
+                    series
+                        .label(format!("{hz} Hz"))
+                        .legend(legend_line(color, 2));
                 }
             }
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 15))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft, 15)?;
     }
     root.present()?;
     Ok(())
@@ -350,20 +347,14 @@ fn arrive_response(path: &Path) -> Result<()> {
     let quick = run(0.15)?;
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Arrive from rest, 400 px away: signed distance past the target",
-            ("sans-serif", 22),
-        )
-        .margin(20)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(0f32..14f32, -420f32..100f32)?;
-    chart
-        .configure_mesh()
-        .x_desc("time (s)")
-        .y_desc("position relative to the target (px)")
-        .draw()?;
+    let mut chart = chart(
+        &root,
+        "Arrive from rest, 400 px away: signed distance past the target",
+        0f32..14f32,
+        -420f32..100f32,
+        "time (s)",
+        "position relative to the target (px)",
+    )?;
     for (report, name, color) in [
         (&slow, "response 1 s", RED),
         (&quick, "response 0.15 s", GREEN),
@@ -383,19 +374,13 @@ fn arrive_response(path: &Path) -> Result<()> {
                 "{name}: overshoot {:.0} px, settles in {settle}",
                 report.overshoot_px
             ))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(3)));
+            .legend(legend_line(color, 3));
     }
     chart.draw_series(LineSeries::new(
         [(0.0, 0.0), (14.0, 0.0)],
         GREY.stroke_width(1),
     ))?;
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font(("sans-serif", 16))
-        .draw()?;
+    legend(&mut chart, SeriesLabelPosition::LowerRight, 16)?;
     root.present()?;
     Ok(())
 }

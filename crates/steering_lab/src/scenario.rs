@@ -129,6 +129,21 @@ impl Default for Scenario {
     }
 }
 
+impl Scenario {
+    /// The lab's chase: an agent 300 px from a target crossing in front of
+    /// it, right at 100 px/s, for 6 s. Pursue catches it sooner than seek.
+    pub fn chase(behavior: BehaviorKind) -> Self {
+        Self {
+            behavior,
+            start: Vec2::new(0.0, 300.0),
+            target: Vec2::ZERO,
+            target_vel: Vec2::new(100.0, 0.0),
+            seconds: 6.0,
+            ..Default::default()
+        }
+    }
+}
+
 /// The most fixed steps one scenario may run: about 19 hours at 144 Hz.
 pub const MAX_STEPS: u64 = 10_000_000;
 

@@ -21,30 +21,16 @@ fn every_check_of_the_chapter_passes() {
 
 #[test]
 fn scenario_reports_the_fields_the_cli_prints() {
-    let report = Scenario {
-        behavior: BehaviorKind::Pursue,
-        start: Vec2::new(0.0, 300.0),
-        target: Vec2::ZERO,
-        target_vel: Vec2::new(100.0, 0.0),
+    let four_seconds = |behavior| Scenario {
         seconds: 4.0,
-        ..Default::default()
-    }
-    .run()
-    .unwrap();
+        ..Scenario::chase(behavior)
+    };
+    let report = four_seconds(BehaviorKind::Pursue).run().unwrap();
     assert_eq!(report.steps, 240);
     assert_eq!(report.trajectory.len(), 241);
     assert!(report.catch_s.is_some());
     assert!(report.max_speed <= 220.0 + 1e-3);
-    let seek = Scenario {
-        behavior: BehaviorKind::Seek,
-        start: Vec2::new(0.0, 300.0),
-        target: Vec2::ZERO,
-        target_vel: Vec2::new(100.0, 0.0),
-        seconds: 4.0,
-        ..Default::default()
-    }
-    .run()
-    .unwrap();
+    let seek = four_seconds(BehaviorKind::Seek).run().unwrap();
     assert!(report.catch_s.unwrap() < seek.catch_s.unwrap_or(f64::INFINITY));
 }
 
