@@ -138,6 +138,8 @@ struct Exercises {
     grazers_evade: bool,
     /// Exercise 5: seekers add wander with a weight of 0.5.
     distracted_seekers: bool,
+    /// The FAQ's answer to piling up: arrivers keep 25 px apart.
+    separate_arrivers: bool,
 }
 
 /// The mouse: a steering target whose velocity the plugin measures.
@@ -334,7 +336,7 @@ fn spawn_critters(
                 rng.random_range(100.0..600.0),
             );
             let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
-            commands.spawn((
+            let mut agent = commands.spawn((
                 kind,
                 SteeringAgent,
                 kind.behavior(mouse, exercises, settings.graze_flee_weight),
@@ -344,6 +346,9 @@ fn spawn_critters(
                 Trail::default(),
                 AgentColor(kind.color()),
             ));
+            if kind == Kind::Arrive && exercises.separate_arrivers {
+                agent.insert(Flocking::separation_only());
+            }
         }
     }
 }
@@ -467,10 +472,11 @@ fn exercises_panel(mut contexts: EguiContexts, mut exercises: ResMut<Exercises>)
 
 /// Rewrites the behaviors when an exercise or the grazers' weight changes.
 fn apply_exercises(
+    mut commands: Commands,
     exercises: Res<Exercises>,
     settings: Res<SteeringSettings>,
     mouse: Query<Entity, With<Mouse>>,
-    mut agents: Query<(&Kind, &mut Behavior)>,
+    mut agents: Query<(Entity, &Kind, &mut Behavior, Has<Flocking>)>,
 ) {
     if !exercises.is_changed() && !settings.is_changed() {
         return;
@@ -478,7 +484,7 @@ fn apply_exercises(
     let Ok(mouse) = mouse.single() else {
         return;
     };
-    for (kind, mut behavior) in &mut agents {
+    for (entity, kind, mut behavior, flocks) in &mut agents {
         let wanted = kind.behavior(
             Target::Entity(mouse),
             &exercises,
@@ -486,6 +492,12 @@ fn apply_exercises(
         );
         if *behavior != wanted {
             *behavior = wanted;
+        }
+        let separate = *kind == Kind::Arrive && exercises.separate_arrivers;
+        if separate && !flocks {
+            commands.entity(entity).insert(Flocking::separation_only());
+        } else if !separate && flocks {
+            commands.entity(entity).remove::<Flocking>();
         }
     }
 }

@@ -83,16 +83,21 @@ fn single_step(world: &mut World) {
     }
 }
 
-/// A slider over `range`, clamping whatever is typed into it.
+/// A slider over `range`, clamping whatever is typed into it; text that is
+/// not a number (NaN) becomes the range's start rather than reaching the
+/// settings.
 fn slider(ui: &mut egui::Ui, value: &mut f32, range: std::ops::RangeInclusive<f32>, text: &str) {
-    if !value.is_finite() {
-        *value = *range.start();
-    }
+    let (low, high) = (*range.start(), *range.end());
     ui.add(
         egui::Slider::new(value, range)
             .clamping(egui::SliderClamping::Always)
             .text(text),
     );
+    *value = if value.is_nan() {
+        low
+    } else {
+        value.clamp(low, high)
+    };
 }
 
 fn panel(

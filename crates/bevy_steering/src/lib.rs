@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 mod components;
+mod neighbors;
 mod plugin;
 mod settings;
 mod systems;
@@ -15,6 +16,7 @@ pub mod render;
 pub use steering_core as model;
 
 pub use components::*;
+pub use neighbors::{Flocking, NeighborGrid};
 pub use plugin::{
     DEFAULT_SEED, InterpolateTransforms, SteeringPlugin, SteeringSystems, run_one_fixed_step,
 };
@@ -27,6 +29,7 @@ pub mod prelude {
         SteeringAgent, SteeringForce, SteeringOverride, Target, Trail, Velocity, WanderAngle,
         WanderRng, Weighted,
     };
+    pub use crate::neighbors::{Flocking, NeighborGrid};
     pub use crate::plugin::{SteeringPlugin, SteeringSystems};
     pub use crate::settings::SteeringSettings;
 }

@@ -100,10 +100,16 @@ pub enum SteeringSystems {
     /// Warns about bad settings, and measures the velocity of entities with
     /// a [`MeasuredVelocity`].
     Measure,
+    /// The [`NeighborGrid`](crate::NeighborGrid) is rebuilt, when any agent
+    /// has [`Flocking`](crate::Flocking).
+    Neighbors,
     /// Each agent's behaviors choose a [`DesiredVelocity`].
     Desire,
     /// The weighted steering is summed into [`SteeringForce`].
     Steer,
+    /// Flocking agents add separation, alignment and cohesion to their
+    /// [`SteeringForce`].
+    Flock,
     /// The force is capped once, the speed capped, and the agent moved.
     Integrate,
     /// Agents off one edge of [`SteeringSettings::wrap`] come back at the other.
@@ -152,11 +158,13 @@ impl Plugin for SteeringPlugin {
             .register_type::<SteeringOverride>()
             .register_type::<Trail>()
             .register_type::<MeasuredVelocity>()
+            .register_type::<crate::neighbors::Flocking>()
             .register_type::<SteeringSettings>()
             .register_type::<SteeringSeed>()
             .register_type::<InterpolateTransforms>();
 
         app.init_resource::<SteeringSettings>()
+            .init_resource::<crate::neighbors::NeighborGrid>()
             .insert_resource(SteeringSeed::new(self.seed))
             .insert_resource(InterpolateTransforms(self.schedule_is_fixed()));
 
@@ -164,8 +172,10 @@ impl Plugin for SteeringPlugin {
             self.schedule,
             (
                 SteeringSystems::Measure,
+                SteeringSystems::Neighbors,
                 SteeringSystems::Desire,
                 SteeringSystems::Steer,
+                SteeringSystems::Flock,
                 SteeringSystems::Integrate,
                 SteeringSystems::Wrap,
                 SteeringSystems::Heading,
@@ -183,7 +193,9 @@ impl Plugin for SteeringPlugin {
                 )
                     .in_set(SteeringSystems::Measure),
                 systems::desire.in_set(SteeringSystems::Desire),
+                crate::neighbors::rebuild_grid.in_set(SteeringSystems::Neighbors),
                 systems::steer.in_set(SteeringSystems::Steer),
+                crate::neighbors::flock.in_set(SteeringSystems::Flock),
                 systems::integrate.in_set(SteeringSystems::Integrate),
                 systems::wrap.in_set(SteeringSystems::Wrap),
                 systems::face_velocity.in_set(SteeringSystems::Heading),

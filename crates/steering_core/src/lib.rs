@@ -34,6 +34,7 @@
 pub use glam::Vec2;
 
 mod behaviors;
+mod flock;
 mod measure;
 mod model;
 mod predict;
@@ -41,6 +42,7 @@ mod wander;
 mod world;
 
 pub use behaviors::*;
+pub use flock::*;
 pub use measure::*;
 pub use model::*;
 pub use predict::*;

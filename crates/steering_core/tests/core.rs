@@ -402,3 +402,128 @@ fn arrive_overshoot_predicts_the_chapter_and_is_safe() {
         0.0
     );
 }
+
+#[test]
+fn separation_pushes_away_harder_when_closer_and_never_nan() {
+    let only_separation = FlockParams {
+        alignment_weight: 0.0,
+        cohesion_weight: 0.0,
+        ..Default::default()
+    };
+    let push = |d: f32| {
+        flock_steering(
+            Vec2::ZERO,
+            [Neighbor {
+                offset: Vec2::new(d, 0.0),
+                vel: Vec2::ZERO,
+            }],
+            &only_separation,
+            220.0,
+            0.15,
+        )
+    };
+    assert!(
+        push(5.0).x < push(20.0).x && push(20.0).x < 0.0,
+        "closer pushes harder"
+    );
+    assert_eq!(push(30.0), Vec2::ZERO, "outside 25 px nothing");
+    // Two agents on one spot: no direction, no NaN.
+    assert_eq!(push(0.0), Vec2::ZERO);
+    for v in non_finite_vectors() {
+        let f = flock_steering(
+            v,
+            [Neighbor { offset: v, vel: v }],
+            &FlockParams::default(),
+            220.0,
+            0.15,
+        );
+        assert_finite(f, "flock");
+    }
+}
+
+#[test]
+fn alignment_and_cohesion_follow_the_neighbors() {
+    let alignment = FlockParams {
+        separation_weight: 0.0,
+        cohesion_weight: 0.0,
+        ..Default::default()
+    };
+    let neighbors = [
+        Neighbor {
+            offset: Vec2::new(40.0, 0.0),
+            vel: Vec2::new(0.0, 100.0),
+        },
+        Neighbor {
+            offset: Vec2::new(-40.0, 0.0),
+            vel: Vec2::new(0.0, 200.0),
+        },
+        Neighbor {
+            offset: Vec2::new(200.0, 0.0),
+            vel: Vec2::new(0.0, -900.0),
+        },
+    ];
+    let f = flock_steering(Vec2::ZERO, neighbors, &alignment, 220.0, 0.5);
+    // Toward the average velocity of the two within 70 px: (0, 150) / 0.5.
+    assert_relative_eq!(f.y, 300.0, epsilon = 1e-3);
+    let cohesion = FlockParams {
+        separation_weight: 0.0,
+        alignment_weight: 0.0,
+        ..Default::default()
+    };
+    let f = flock_steering(
+        Vec2::ZERO,
+        [Neighbor {
+            offset: Vec2::new(0.0, 50.0),
+            vel: Vec2::ZERO,
+        }],
+        &cohesion,
+        220.0,
+        1.0,
+    );
+    assert_relative_eq!(f.y, 220.0, epsilon = 1e-3);
+    assert_eq!(
+        flock_steering(Vec2::X, [], &FlockParams::default(), 220.0, 0.15),
+        Vec2::ZERO
+    );
+}
+
+#[test]
+fn a_field_of_view_hides_neighbors_behind() {
+    let params = FlockParams {
+        view_half_angle: Some(std::f32::consts::FRAC_PI_2),
+        ..Default::default()
+    };
+    let behind = [Neighbor {
+        offset: Vec2::new(-10.0, 0.0),
+        vel: Vec2::ZERO,
+    }];
+    assert_eq!(
+        flock_steering(Vec2::new(100.0, 0.0), behind, &params, 220.0, 0.15),
+        Vec2::ZERO
+    );
+    let ahead = [Neighbor {
+        offset: Vec2::new(10.0, 0.0),
+        vel: Vec2::ZERO,
+    }];
+    assert_ne!(
+        flock_steering(Vec2::new(100.0, 0.0), ahead, &params, 220.0, 0.15),
+        Vec2::ZERO
+    );
+}
+
+#[test]
+fn offsets_take_the_short_way_round_a_wrapping_world() {
+    let size = Vec2::new(1000.0, 700.0);
+    assert_eq!(
+        wrapped_offset(Vec2::new(10.0, 0.0), Vec2::new(990.0, 0.0), size),
+        Vec2::new(-20.0, 0.0)
+    );
+    assert_eq!(
+        wrapped_offset(Vec2::new(10.0, 0.0), Vec2::new(400.0, 0.0), size),
+        Vec2::new(390.0, 0.0)
+    );
+    assert_eq!(
+        wrapped_offset(Vec2::ZERO, Vec2::new(990.0, 0.0), Vec2::ZERO),
+        Vec2::new(990.0, 0.0)
+    );
+}

@@ -117,4 +117,22 @@ proptest! {
         let step = (wander_step(angle, dt, rate, u) - angle).abs();
         prop_assert!(step <= rate * dt.sqrt() + 1e-5);
     }
+
+    #[test]
+    fn flocking_is_finite_for_any_input(
+        vel in vec(any_float()), offsets in proptest::collection::vec((vec(any_float()), vec(any_float())), 0..12),
+        radius in any_float(), weight in any_float(), max_speed in any_float(), rt in any_float(),
+        fov in proptest::option::of(any_float()),
+    ) {
+        let params = FlockParams {
+            separation_radius: radius,
+            neighbor_radius: radius,
+            separation_weight: weight,
+            alignment_weight: weight,
+            cohesion_weight: weight,
+            view_half_angle: fov,
+        };
+        let neighbors = offsets.into_iter().map(|(offset, vel)| Neighbor { offset, vel });
+        prop_assert!(flock_steering(vel, neighbors, &params, max_speed, rt).is_finite());
+    }
 }

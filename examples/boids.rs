@@ -1,0 +1,267 @@
+//! Boids: a flock built from Reynolds' three rules, each an ordinary
+//! steering force (separation within 25 px weighted 1.5, alignment and
+//! cohesion within 70 px weighted 1), capped once with the rest. The mouse
+//! is a threat the flock flees and splits around. Keys 1, 2 and 3 switch
+//! each rule off and on; the panel tunes weights and radii.
+//!
+//! ```sh
+//! cargo run --example boids
+//! cargo run --example boids -- --boids 5000
+//! cargo run --example boids -- --seconds 5 --screenshot boids.png
+//! ```
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::window::{PrimaryWindow, WindowResolution};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
+use bevy_steering::inspector::SteeringInspectorPlugin;
+use bevy_steering::prelude::*;
+use bevy_steering::render::{AgentColor, SteeringDebugPlugin};
+use clap::Parser;
+use rand::rngs::Xoshiro128PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+const WIDTH: f32 = 1000.0;
+const HEIGHT: f32 = 700.0;
+
+/// A flock steering around your mouse.
+#[derive(Parser, Resource, Debug, Clone)]
+struct Args {
+    /// How many boids.
+    #[arg(long, default_value_t = 40)]
+    boids: usize,
+    /// The seed of the placements and of every wander; random if not given.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Simulated seconds to run before the screenshot; then exit.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Take a screenshot into this PNG file after --seconds, then exit.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+}
+
+/// The flock's rules as the panel and the keys set them; applied to every
+/// boid when they change.
+#[derive(Resource, Debug, Clone, PartialEq)]
+struct Rules {
+    flocking: Flocking,
+    separation: bool,
+    alignment: bool,
+    cohesion: bool,
+}
+
+impl Rules {
+    fn applied(&self) -> Flocking {
+        let on = |enabled: bool, weight: f32| if enabled { weight } else { 0.0 };
+        Flocking {
+            separation_weight: on(self.separation, self.flocking.separation_weight),
+            alignment_weight: on(self.alignment, self.flocking.alignment_weight),
+            cohesion_weight: on(self.cohesion, self.flocking.cohesion_weight),
+            ..self.flocking
+        }
+    }
+}
+
+#[derive(Component)]
+struct Mouse;
+
+#[derive(Component)]
+struct Boid;
+
+fn main() -> AppExit {
+    let args = Args::parse();
+    let seed = args.seed.unwrap_or_else(rand::random);
+    App::new()
+        .add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "Boids".into(),
+                resolution: WindowResolution::new(WIDTH as u32, HEIGHT as u32),
+                resizable: false,
+                ..default()
+            }),
+            ..default()
+        }))
+        .add_plugins((
+            SteeringPlugin::default().with_seed(seed),
+            SteeringDebugPlugin,
+            SteeringInspectorPlugin,
+        ))
+        .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .insert_resource(ClearColor(Color::srgb_u8(18, 20, 24)))
+        .insert_resource(SteeringSettings {
+            wrap: Some(Rect::new(0.0, 0.0, WIDTH, HEIGHT)),
+            ..default()
+        })
+        .insert_resource(Rules {
+            flocking: Flocking::default(),
+            separation: true,
+            alignment: true,
+            cohesion: true,
+        })
+        .insert_resource(args)
+        .insert_resource(BoidSeed(seed))
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                follow_mouse.run_if(not(egui_wants_any_pointer_input)),
+                toggle_rules,
+                apply_rules,
+                finish_unattended,
+            ),
+        )
+        .add_systems(EguiPrimaryContextPass, rules_panel)
+        .run()
+}
+
+#[derive(Resource)]
+struct BoidSeed(u64);
+
+fn setup(mut commands: Commands, args: Res<Args>, seed: Res<BoidSeed>, rules: Res<Rules>) {
+    commands.spawn((
+        Camera2d,
+        Transform::from_xyz(WIDTH / 2.0, HEIGHT / 2.0, 0.0),
+    ));
+    // The mouse starts far off the flock's world, so it threatens no one
+    // until it moves in.
+    let mouse = commands
+        .spawn((
+            Mouse,
+            Position::new(-10_000.0, -10_000.0),
+            MeasuredVelocity::default(),
+        ))
+        .id();
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed.0);
+    let flocking = rules.applied();
+    // Each boid wanders a little, flees the mouse, and flocks.
+    let behavior = Behavior::Blend(vec![
+        Weighted {
+            weight: 0.3,
+            steer: Steer::Wander,
+        },
+        Weighted {
+            weight: 3.0,
+            steer: Steer::Flee(Target::Entity(mouse)),
+        },
+    ]);
+    // A panic radius of 120 px, so the flock splits around the mouse.
+    let overrides = SteeringOverride {
+        panic_radius: Some(120.0),
+        max_speed: Some(160.0),
+        ..default()
+    };
+    commands.spawn_batch((0..args.boids).map(move |_| {
+        let pos = Vec2::new(rng.random_range(0.0..WIDTH), rng.random_range(0.0..HEIGHT));
+        let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        (
+            Boid,
+            flocking,
+            behavior.clone(),
+            overrides,
+            Position(pos),
+            Velocity(Vec2::from_angle(angle) * 100.0),
+            Heading(angle),
+            WanderAngle(angle),
+            AgentColor(Color::srgb_u8(150, 180, 235)),
+        )
+    }));
+}
+
+fn follow_mouse(
+    window: Query<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform)>,
+    mut mouse: Query<&mut Position, With<Mouse>>,
+) {
+    let (Ok(window), Ok((camera, camera_transform)), Ok(mut pos)) =
+        (window.single(), camera.single(), mouse.single_mut())
+    else {
+        return;
+    };
+    if let Some(world) = window
+        .cursor_position()
+        .and_then(|cursor| camera.viewport_to_world_2d(camera_transform, cursor).ok())
+    {
+        pos.set_if_neq(Position(world));
+    }
+}
+
+/// Keys 1, 2 and 3: separation, alignment and cohesion off and on.
+fn toggle_rules(keys: Res<ButtonInput<KeyCode>>, mut rules: ResMut<Rules>) {
+    if keys.just_pressed(KeyCode::Digit1) {
+        rules.separation = !rules.separation;
+    }
+    if keys.just_pressed(KeyCode::Digit2) {
+        rules.alignment = !rules.alignment;
+    }
+    if keys.just_pressed(KeyCode::Digit3) {
+        rules.cohesion = !rules.cohesion;
+    }
+}
+
+fn apply_rules(rules: Res<Rules>, mut boids: Query<&mut Flocking, With<Boid>>) {
+    if !rules.is_changed() {
+        return;
+    }
+    let flocking = rules.applied();
+    for mut f in &mut boids {
+        f.set_if_neq(flocking);
+    }
+}
+
+fn rules_panel(mut contexts: EguiContexts, mut rules: ResMut<Rules>) -> Result {
+    let mut edited = rules.clone();
+    egui::Window::new("Flock")
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-10.0, -10.0])
+        .resizable(false)
+        .show(contexts.ctx_mut()?, |ui| {
+            let f = &mut edited.flocking;
+            ui.checkbox(&mut edited.separation, "[1] separation");
+            ui.add(egui::Slider::new(&mut f.separation_weight, 0.0..=5.0).text("weight"));
+            ui.add(egui::Slider::new(&mut f.separation_radius, 1.0..=100.0).text("radius (px)"));
+            ui.checkbox(&mut edited.alignment, "[2] alignment");
+            ui.add(egui::Slider::new(&mut f.alignment_weight, 0.0..=5.0).text("weight"));
+            ui.checkbox(&mut edited.cohesion, "[3] cohesion");
+            ui.add(egui::Slider::new(&mut f.cohesion_weight, 0.0..=5.0).text("weight"));
+            ui.add(
+                egui::Slider::new(&mut f.neighbor_radius, 1.0..=200.0).text("neighbor radius (px)"),
+            );
+        });
+    if edited != *rules {
+        *rules = edited;
+    }
+    Ok(())
+}
+
+fn finish_unattended(
+    mut commands: Commands,
+    args: Res<Args>,
+    fixed: Res<Time<Fixed>>,
+    mut done: Local<bool>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(seconds) = args.seconds else {
+        return;
+    };
+    if *done || fixed.elapsed_secs_f64() < seconds {
+        return;
+    }
+    *done = true;
+    match &args.screenshot {
+        Some(path) => {
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(path.clone()))
+                .observe(
+                    |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                        exit.write(AppExit::Success);
+                    },
+                );
+        }
+        None => {
+            exit.write(AppExit::Success);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The neighbor grid against brute force, round a wrapping world's edges,
+//! and flocking through the real plugin.
+
+use bevy::prelude::*;
+use bevy_steering::prelude::*;
+use proptest::prelude::*;
+use steering_lab::{headless_app, run_steps};
+
+fn brute_force(points: &[Vec2], p: Vec2, r: f32, period: Vec2) -> Vec<usize> {
+    let mut found: Vec<usize> = points
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| bevy_steering::model::wrapped_offset(p, **q, period).length() <= r)
+        .map(|(i, _)| i)
+        .collect();
+    found.sort();
+    found
+}
+
+fn grid_query(grid: &NeighborGrid, p: Vec2, r: f32) -> Vec<usize> {
+    let mut found: Vec<usize> = grid
+        .within(p, r)
+        .map(|(e, _)| e.index_u32() as usize)
+        .collect();
+    found.sort();
+    found
+}
+
+fn entities(n: usize) -> Vec<Entity> {
+    let mut world = World::new();
+    (0..n).map(|_| world.spawn_empty().id()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn the_grid_finds_exactly_what_brute_force_finds(
+        points in proptest::collection::vec((0.0f32..1000.0, 0.0f32..700.0), 0..300),
+        probe in (-50.0f32..1050.0, -50.0f32..750.0),
+        r in 0.0f32..150.0,
+        cell in 5.0f32..120.0,
+        wraps in any::<bool>(),
+    ) {
+        let points: Vec<Vec2> = points.into_iter().map(|(x, y)| Vec2::new(x, y)).collect();
+        let ids = entities(points.len());
+        let wrap = wraps.then(|| Rect::new(0.0, 0.0, 1000.0, 700.0));
+        let mut grid = NeighborGrid::default();
+        grid.rebuild(ids.iter().zip(&points).map(|(e, p)| (*e, *p, Vec2::ZERO)), cell, wrap);
+        let period = if wraps { Vec2::new(1000.0, 700.0) } else { Vec2::ZERO };
+        let p = Vec2::new(probe.0, probe.1);
+        let expected: Vec<usize> = brute_force(&points, p, r, period)
+            .into_iter()
+            .map(|i| ids[i].index_u32() as usize)
+            .collect();
+        prop_assert_eq!(grid_query(&grid, p, r), expected);
+    }
+}
+
+#[test]
+fn neighbors_across_an_edge_count() {
+    let ids = entities(2);
+    let mut grid = NeighborGrid::default();
+    grid.rebuild(
+        [
+            (ids[0], Vec2::new(995.0, 350.0), Vec2::ZERO),
+            (ids[1], Vec2::new(5.0, 350.0), Vec2::ZERO),
+        ],
+        70.0,
+        Some(Rect::new(0.0, 0.0, 1000.0, 700.0)),
+    );
+    let mut offsets = Vec::new();
+    grid.for_each_within(Vec2::new(995.0, 350.0), 25.0, |_, offset, _| {
+        offsets.push(offset)
+    });
+    offsets.sort_by(|a, b| a.x.total_cmp(&b.x));
+    assert_eq!(offsets, [Vec2::ZERO, Vec2::new(10.0, 0.0)]);
+}
+
+#[test]
+fn two_flockers_on_one_spot_separate_without_nan() {
+    let mut app = headless_app(60.0, 1, SteeringSettings::default());
+    let world = app.world_mut();
+    let a = world
+        .spawn((
+            Flocking::default(),
+            Behavior::Idle,
+            Position::new(500.0, 350.0),
+        ))
+        .id();
+    let b = world
+        .spawn((
+            Flocking::default(),
+            Behavior::Wander,
+            Position::new(500.0, 350.0),
+        ))
+        .id();
+    run_steps(&mut app, 120, |_| {});
+    let pa = app.world().get::<Position>(a).unwrap().0;
+    let pb = app.world().get::<Position>(b).unwrap().0;
+    assert!(pa.is_finite() && pb.is_finite());
+    assert!(pa.distance(pb) > 10.0, "they pushed apart: {pa} {pb}");
+}
+
+#[test]
+fn separated_arrivers_huddle_instead_of_piling_up() {
+    let spread = |separate: bool| {
+        let mut app = headless_app(60.0, 1, SteeringSettings::default());
+        let target = Target::Point(Vec2::new(500.0, 350.0));
+        let agents: Vec<Entity> = (0..6)
+            .map(|i| {
+                let mut agent = app.world_mut().spawn((
+                    SteeringAgent,
+                    Behavior::Arrive(target),
+                    Position::new(200.0 + 60.0 * i as f32, 100.0),
+                ));
+                if separate {
+                    agent.insert(Flocking::separation_only());
+                }
+                agent.id()
+            })
+            .collect();
+        run_steps(&mut app, 600, |_| {});
+        let positions: Vec<Vec2> = agents
+            .iter()
+            .map(|e| app.world().get::<Position>(*e).unwrap().0)
+            .collect();
+        let mut closest = f32::MAX;
+        for (i, p) in positions.iter().enumerate() {
+            for q in &positions[i + 1..] {
+                closest = closest.min(p.distance(*q));
+            }
+        }
+        closest
+    };
+    assert!(spread(false) < 1.0, "without separation they pile up");
+    assert!(
+        spread(true) > 5.0,
+        "with separation they keep apart: {}",
+        spread(true)
+    );
+}
