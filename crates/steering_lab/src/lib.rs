@@ -18,6 +18,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bench;
 mod checks;
 mod experiments;
 pub mod figures;

@@ -24,6 +24,25 @@ enum Command {
     /// Reproduce every number the chapter quotes, as a table; exits non-zero
     /// if any disagrees.
     Check,
+    /// Time the Critters mix (or a flock) through the real plugin, and print
+    /// one JSON line with `ns_per_agent_step`.
+    Bench {
+        /// How many agents.
+        #[arg(long, default_value_t = 10_000)]
+        agents: usize,
+        /// How many fixed steps to time, after a warm-up.
+        #[arg(long, default_value_t = 100)]
+        steps: u64,
+        /// Time a flock (the three rules over the neighbor grid) instead.
+        #[arg(long)]
+        flock: bool,
+        /// Threads in Bevy's task pools (all cores if not given).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The seed of the placements and of every wander.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Draw the chapter's figures as PNG files into a folder.
     Figures {
         /// The folder to write into (made if missing).
@@ -186,6 +205,33 @@ fn main() -> ExitCode {
             } else {
                 ExitCode::FAILURE
             }
+        }
+        Command::Bench {
+            agents,
+            steps,
+            flock,
+            threads,
+            seed,
+        } => {
+            use steering_lab::bench;
+            let mut app = if flock {
+                bench::flock_app(agents, seed, threads)
+            } else {
+                bench::critters_mix_app(agents, seed, threads)
+            };
+            let ns = bench::ns_per_agent_step(&mut app, agents, steps);
+            println!(
+                "{}",
+                json!({
+                    "workload": if flock { "flock" } else { "critters" },
+                    "agents": agents,
+                    "steps": steps,
+                    "threads": threads,
+                    "ns_per_agent_step": ns,
+                    "positions_hash": format!("{:016x}", bench::positions_hash(&mut app)),
+                })
+            );
+            ExitCode::SUCCESS
         }
         Command::Figures { out } => match steering_lab::figures::draw_all(&out) {
             Ok(paths) => {

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use bevy::app::TaskPoolOptions;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_steering::prelude::*;
@@ -254,18 +255,38 @@ fn count_steps(mut count: ResMut<StepCount>) {
 /// A headless app with the real plugin, stepping at `hz` with one fixed step
 /// per `update`. Used by every scenario and experiment in the lab.
 pub fn headless_app(hz: f64, seed: u64, settings: SteeringSettings) -> App {
+    headless_app_with_threads(hz, seed, settings, None)
+}
+
+/// [`headless_app`] with Bevy's task pools sized to `threads` (all cores if
+/// `None`). Bevy's pools are made once per process: the first app decides.
+pub fn headless_app_with_threads(
+    hz: f64,
+    seed: u64,
+    settings: SteeringSettings,
+    threads: Option<usize>,
+) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SteeringPlugin::default().with_seed(seed)))
-        .insert_resource(settings)
-        .insert_resource(Time::<Fixed>::from_hz(hz))
-        .init_resource::<StepCount>()
-        .add_systems(
-            FixedUpdate,
-            (
-                move_targets.before(SteeringSystems::Measure),
-                count_steps.after(SteeringSystems::Trail),
-            ),
-        );
+    let pools = match threads {
+        Some(n) => TaskPoolOptions::with_num_threads(n.max(1)),
+        None => TaskPoolOptions::default(),
+    };
+    app.add_plugins((
+        MinimalPlugins.set(TaskPoolPlugin {
+            task_pool_options: pools,
+        }),
+        SteeringPlugin::default().with_seed(seed),
+    ))
+    .insert_resource(settings)
+    .insert_resource(Time::<Fixed>::from_hz(hz))
+    .init_resource::<StepCount>()
+    .add_systems(
+        FixedUpdate,
+        (
+            move_targets.before(SteeringSystems::Measure),
+            count_steps.after(SteeringSystems::Trail),
+        ),
+    );
     let timestep = app.world().resource::<Time<Fixed>>().timestep();
     app.insert_resource(TimeUpdateStrategy::ManualDuration(timestep));
     app

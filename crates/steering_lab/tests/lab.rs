@@ -189,3 +189,29 @@ fn the_cli_rejects_bad_input_with_one_line_naming_the_flag() {
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
     }
 }
+
+#[test]
+fn the_same_seed_gives_the_same_positions_whatever_the_thread_count() {
+    for flock in [false, true] {
+        let hash = |threads: &str| {
+            let mut args = vec![
+                "bench",
+                "--agents",
+                "600",
+                "--steps",
+                "60",
+                "--threads",
+                threads,
+            ];
+            if flock {
+                args.push("--flock");
+            }
+            let (code, out, err) = lab(&args);
+            assert_eq!(code, 0, "{err}");
+            let json: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert!(json["ns_per_agent_step"].as_f64().unwrap() > 0.0);
+            json["positions_hash"].as_str().unwrap().to_string()
+        };
+        assert_eq!(hash("1"), hash("2"), "flock: {flock}");
+    }
+}

@@ -1,0 +1,358 @@
+//! Workloads for measuring speed: the Critters mix and a flock, each
+//! through the real plugin and as a plain-Rust loop of the same math, the
+//! floor for the ECS's overhead. Used by the criterion benches and by
+//! `steering-lab bench`.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use bevy::prelude::*;
+use bevy_steering::model::{self, FlockParams, FlockSums, Kinematics, Limits, Neighbor};
+use bevy_steering::prelude::*;
+use rand::rngs::Xoshiro128PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use crate::scenario::{headless_app_with_threads, run_steps};
+
+/// The fixed rate every workload steps at.
+pub const BENCH_HZ: f64 = 60.0;
+
+/// A target that goes round a circle about the middle of the world at
+/// 144 px/s, as the Critters mix chases.
+#[derive(Component)]
+struct Circling;
+
+fn circle_point(t: f32) -> Vec2 {
+    Vec2::new(500.0, 350.0) + Vec2::from_angle(t * 144.0 / 150.0) * 150.0
+}
+
+fn circle(time: Res<Time>, mut targets: Query<&mut Position, With<Circling>>) {
+    for mut pos in &mut targets {
+        pos.0 = circle_point(time.elapsed_secs());
+    }
+}
+
+/// The five behaviors of Critters, in equal numbers.
+const KINDS: usize = 5;
+
+/// `n` agents of the Critters mix (seek, arrive, pursue, wander, graze in
+/// turn), with trails, around a target circling the middle of the 1000 x
+/// 700 world, in a headless app with the real plugin. One `update` is one
+/// fixed step.
+pub fn critters_mix_app(n: usize, seed: u64, threads: Option<usize>) -> App {
+    let mut app = headless_app_with_threads(BENCH_HZ, seed, SteeringSettings::default(), threads);
+    app.add_systems(FixedUpdate, circle.before(SteeringSystems::Measure));
+    let world = app.world_mut();
+    let mouse = world
+        .spawn((
+            Circling,
+            Position(circle_point(0.0)),
+            MeasuredVelocity::default(),
+        ))
+        .id();
+    let target = Target::Entity(mouse);
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+    let agents: Vec<_> = (0..n)
+        .map(|i| {
+            let behavior = match i % KINDS {
+                0 => Behavior::Seek(target),
+                1 => Behavior::Arrive(target),
+                2 => Behavior::Pursue(target),
+                3 => Behavior::Wander,
+                _ => Behavior::Graze(target),
+            };
+            let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+            (
+                SteeringAgent,
+                behavior,
+                Position(Vec2::new(
+                    rng.random_range(0.0..1000.0),
+                    rng.random_range(0.0..700.0),
+                )),
+                WanderAngle(angle),
+                Trail::default(),
+            )
+        })
+        .collect();
+    world.spawn_batch(agents);
+    // Warm up: fill the trails and the archetype's storage.
+    run_steps(&mut app, 120, |_| {});
+    app
+}
+
+/// One agent of the plain loop.
+#[derive(Clone, Debug)]
+struct PlainAgent {
+    kind: usize,
+    state: Kinematics,
+    wander_angle: f32,
+    heading: f32,
+    trail: VecDeque<Vec2>,
+    since_sample: f32,
+}
+
+/// The Critters mix as a plain `Vec` and a loop of the core's functions:
+/// the same math as the plugin, with no ECS.
+pub struct PlainCritters {
+    agents: Vec<PlainAgent>,
+    rng: Xoshiro128PlusPlus,
+    target: Vec2,
+    target_vel: Vec2,
+    t: f32,
+}
+
+impl PlainCritters {
+    /// `n` agents placed as [`critters_mix_app`] places them.
+    pub fn new(n: usize, seed: u64) -> Self {
+        let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+        let agents = (0..n)
+            .map(|i| {
+                let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+                let pos = Vec2::new(rng.random_range(0.0..1000.0), rng.random_range(0.0..700.0));
+                PlainAgent {
+                    kind: i % KINDS,
+                    state: Kinematics {
+                        pos,
+                        vel: Vec2::ZERO,
+                    },
+                    wander_angle: angle,
+                    heading: angle,
+                    trail: VecDeque::with_capacity(model::defaults::TRAIL_LENGTH),
+                    since_sample: 0.0,
+                }
+            })
+            .collect();
+        let mut plain = Self {
+            agents,
+            rng,
+            target: circle_point(0.0),
+            target_vel: Vec2::ZERO,
+            t: 0.0,
+        };
+        for _ in 0..120 {
+            plain.step();
+        }
+        plain
+    }
+
+    /// One fixed step of every agent.
+    pub fn step(&mut self) {
+        let dt = (1.0 / BENCH_HZ) as f32;
+        self.t += dt;
+        let next = circle_point(self.t);
+        self.target_vel = model::measured_velocity(
+            self.target_vel,
+            self.target,
+            next,
+            dt,
+            model::defaults::MEASURE_HALF_LIFE,
+        );
+        self.target = next;
+        let (target, target_vel) = (self.target, self.target_vel);
+        let limits = Limits::default();
+        let d = model::defaults::WORLD_SIZE;
+        let (min, max) = (Vec2::ZERO, Vec2::new(d[0], d[1]));
+        for a in &mut self.agents {
+            let Kinematics { pos, vel } = a.state;
+            let mut sum = model::SteeringSum::default();
+            let rt = model::defaults::RESPONSE_TIME;
+            let speed = limits.max_speed;
+            let wander = |angle: &mut f32, rng: &mut Xoshiro128PlusPlus| {
+                *angle = model::wander_step(
+                    *angle,
+                    dt,
+                    model::defaults::WANDER_RATE,
+                    rng.random_range(-1.0..1.0),
+                );
+                model::wander(*angle, speed)
+            };
+            match a.kind {
+                0 => sum.add(1.0, model::seek(pos, target, speed), vel, rt),
+                1 => sum.add(
+                    1.0,
+                    model::arrive(pos, target, speed, model::defaults::SLOWING_RADIUS),
+                    vel,
+                    rt,
+                ),
+                2 => sum.add(1.0, model::pursue(pos, target, target_vel, speed), vel, rt),
+                3 => sum.add(1.0, wander(&mut a.wander_angle, &mut self.rng), vel, rt),
+                _ => {
+                    sum.add(1.0, wander(&mut a.wander_angle, &mut self.rng), vel, rt);
+                    sum.add(
+                        model::defaults::GRAZE_FLEE_WEIGHT,
+                        model::flee(pos, vel, target, speed, model::defaults::PANIC_RADIUS),
+                        vel,
+                        rt,
+                    );
+                }
+            }
+            a.state = model::step(a.state, sum.steering(), limits, dt);
+            a.state.pos = model::wrap(a.state.pos, min, max).0;
+            a.heading = model::heading(a.state.vel, a.heading);
+            a.since_sample += dt;
+            if a.since_sample >= model::defaults::TRAIL_INTERVAL {
+                a.since_sample -= model::defaults::TRAIL_INTERVAL;
+                if a.trail.len() >= model::defaults::TRAIL_LENGTH {
+                    a.trail.pop_front();
+                }
+                a.trail.push_back(a.state.pos);
+            }
+        }
+    }
+
+    /// Where the agents are, for checks.
+    pub fn positions(&self) -> impl Iterator<Item = Vec2> + '_ {
+        self.agents.iter().map(|a| a.state.pos)
+    }
+}
+
+/// The side of a square world in which `n` boids have about 30 neighbors
+/// within 70 px each: `sqrt(n * π 70² / 30)`.
+pub fn flock_world_side(n: usize) -> f32 {
+    (n as f32 * std::f32::consts::PI * 70.0 * 70.0 / 30.0).sqrt()
+}
+
+/// `n` boids (wander and the three rules) in a wrapping square world of
+/// [`flock_world_side`], with the real plugin.
+pub fn flock_app(n: usize, seed: u64, threads: Option<usize>) -> App {
+    let side = flock_world_side(n);
+    let settings = SteeringSettings {
+        wrap: Some(Rect::new(0.0, 0.0, side, side)),
+        ..default()
+    };
+    let mut app = headless_app_with_threads(BENCH_HZ, seed, settings, threads);
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+    let boids: Vec<_> = (0..n)
+        .map(|_| {
+            let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+            (
+                Flocking::default(),
+                Behavior::Blend(vec![Weighted {
+                    weight: 0.3,
+                    steer: Steer::Wander,
+                }]),
+                Position(Vec2::new(
+                    rng.random_range(0.0..side),
+                    rng.random_range(0.0..side),
+                )),
+                Velocity(Vec2::from_angle(angle) * 100.0),
+                WanderAngle(angle),
+            )
+        })
+        .collect();
+    app.world_mut().spawn_batch(boids);
+    run_steps(&mut app, 30, |_| {});
+    app
+}
+
+/// A flock as plain arrays, for comparing neighbor searches on the same
+/// math: the grid against checking every pair.
+pub struct PlainFlock {
+    positions: Vec<Vec2>,
+    velocities: Vec<Vec2>,
+    forces: Vec<Vec2>,
+    side: f32,
+    grid: NeighborGrid,
+    params: FlockParams,
+}
+
+impl PlainFlock {
+    /// `n` boids in a wrapping square of [`flock_world_side`].
+    pub fn new(n: usize, seed: u64) -> Self {
+        let side = flock_world_side(n);
+        let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+        let positions = (0..n)
+            .map(|_| Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side)))
+            .collect();
+        let velocities = (0..n)
+            .map(|_| {
+                Vec2::from_angle(rng.random_range(-std::f32::consts::PI..std::f32::consts::PI))
+                    * 100.0
+            })
+            .collect();
+        Self {
+            positions,
+            velocities,
+            forces: vec![Vec2::ZERO; n],
+            side,
+            grid: NeighborGrid::default(),
+            params: FlockParams::default(),
+        }
+    }
+
+    /// Every boid's flocking force, neighbors found through the grid.
+    pub fn forces_with_grid(&mut self) -> &[Vec2] {
+        let side = self.side;
+        self.grid.rebuild(
+            self.positions
+                .iter()
+                .zip(&self.velocities)
+                .enumerate()
+                .map(|(i, (p, v))| {
+                    (
+                        Entity::from_raw_u32(i as u32).unwrap_or(Entity::PLACEHOLDER),
+                        *p,
+                        *v,
+                    )
+                }),
+            self.params.reach(),
+            Some(Rect::new(0.0, 0.0, side, side)),
+        );
+        for (i, force) in self.forces.iter_mut().enumerate() {
+            let (pos, vel) = (self.positions[i], self.velocities[i]);
+            let heading = model::direction(vel);
+            let mut sums = FlockSums::default();
+            self.grid
+                .for_each_within(pos, self.params.reach(), |_, offset, v| {
+                    if offset != Vec2::ZERO {
+                        sums.add(Neighbor { offset, vel: v }, &self.params, heading);
+                    }
+                });
+            *force = sums.steering(vel, &self.params, 220.0, 0.15);
+        }
+        &self.forces
+    }
+
+    /// Every boid's flocking force, checking every other boid.
+    pub fn forces_brute_force(&mut self) -> &[Vec2] {
+        let period = Vec2::splat(self.side);
+        let reach2 = self.params.reach() * self.params.reach();
+        for (i, force) in self.forces.iter_mut().enumerate() {
+            let (pos, vel) = (self.positions[i], self.velocities[i]);
+            let heading = model::direction(vel);
+            let mut sums = FlockSums::default();
+            for (j, (p, v)) in self.positions.iter().zip(&self.velocities).enumerate() {
+                let offset = model::wrapped_offset(pos, *p, period);
+                if j != i && offset.length_squared() <= reach2 {
+                    sums.add(Neighbor { offset, vel: *v }, &self.params, heading);
+                }
+            }
+            *force = sums.steering(vel, &self.params, 220.0, 0.15);
+        }
+        &self.forces
+    }
+}
+
+/// Runs `steps` fixed steps of `app` and returns the wall time per agent
+/// per step, in nanoseconds.
+pub fn ns_per_agent_step(app: &mut App, agents: usize, steps: u64) -> f64 {
+    let start = Instant::now();
+    run_steps(app, steps, |_| {});
+    start.elapsed().as_nanos() as f64 / (agents.max(1) as f64 * steps.max(1) as f64)
+}
+
+/// A hash of every agent's position, bit for bit, in entity order: equal
+/// hashes mean identical runs.
+pub fn positions_hash(app: &mut App) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut query = app.world_mut().query::<(Entity, &Position)>();
+    let mut all: Vec<(Entity, Vec2)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
+    all.sort_by_key(|(e, _)| *e);
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for (e, p) in all {
+        e.hash(&mut hasher);
+        p.x.to_bits().hash(&mut hasher);
+        p.y.to_bits().hash(&mut hasher);
+    }
+    hasher.finish()
+}

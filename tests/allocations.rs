@@ -1,0 +1,94 @@
+//! No allocation per step in steady state: trails are ring buffers and the
+//! neighbor grid reuses its buffers. Counted with a counting allocator over
+//! 100 steps after a warm-up.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bevy::prelude::*;
+use bevy_steering::prelude::*;
+use steering_lab::bench::{PlainFlock, critters_mix_app, flock_app};
+use steering_lab::run_steps;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is passed straight to the system allocator.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller upholds `alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller upholds `dealloc`'s contract.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller upholds `realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The count is global, so the tests here take turns.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    f();
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn the_grid_and_the_flocking_math_allocate_nothing_once_warm() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut flock = PlainFlock::new(2_000, 1);
+    flock.forces_with_grid();
+    let count = allocations_during(|| {
+        for _ in 0..100 {
+            flock.forces_with_grid();
+        }
+    });
+    assert_eq!(count, 0, "{count} allocations in 100 rebuilds and searches");
+}
+
+#[test]
+fn a_plugin_step_allocates_nothing_more_than_an_empty_world() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // Bevy's scheduler and task pools allocate a little each step whatever
+    // the agents do (measured here: the same count with no agent at all);
+    // our systems must add nothing to it, at any number of agents.
+    let per_step = |app: &mut App| allocations_during(|| run_steps(app, 100, |_| {})) / 100;
+    let mut empty_app = critters_mix_app(0, 1, None);
+    let empty = per_step(&mut empty_app);
+    let mut small_app = critters_mix_app(100, 1, None);
+    let mut large_app = critters_mix_app(5_000, 1, None);
+    let (small, large) = (per_step(&mut small_app), per_step(&mut large_app));
+    eprintln!(
+        "critters mix: {empty} allocations a step with no agent, {small} at 100, {large} at 5,000"
+    );
+    assert_eq!(
+        (small, large),
+        (empty, empty),
+        "allocations a step with no agent, 100 and 5,000"
+    );
+    let mut flock_empty = flock_app(0, 1, None);
+    let flock_none = per_step(&mut flock_empty);
+    let mut flock_small = flock_app(100, 1, None);
+    let mut flock_large = flock_app(5_000, 1, None);
+    let (fs, fl) = (per_step(&mut flock_small), per_step(&mut flock_large));
+    eprintln!("flock: {flock_none} allocations a step with no boid, {fs} at 100, {fl} at 5,000");
+    assert_eq!(
+        (fs, fl),
+        (flock_none, flock_none),
+        "allocations a step with no boid, 100 and 5,000"
+    );
+    // And the trails are full, so they are in steady state.
+    let mut trails = large_app.world_mut().query::<&Trail>();
+    assert!(trails.iter(large_app.world()).all(|t| t.points.len() == 30));
+}
