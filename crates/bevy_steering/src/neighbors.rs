@@ -95,7 +95,9 @@ impl Flocking {
 /// ```
 #[derive(Resource, Debug, Clone, Default)]
 pub struct NeighborGrid {
-    cell_size: f32,
+    /// A cell's width and height: in a wrapping world the cells tile the
+    /// period exactly, so each is at least the asked-for size.
+    cell: Vec2,
     origin: Vec2,
     cols: usize,
     rows: usize,
@@ -116,9 +118,11 @@ pub struct NeighborGrid {
 const MAX_CELLS: usize = 1 << 20;
 
 impl NeighborGrid {
-    /// Sorts `agents` (entity, position, velocity) into cells of `cell_size`
-    /// (at least 1 px). With `wrap`, the grid covers the wrap rectangle and
-    /// queries go round its edges; without, it covers the agents.
+    /// Sorts `agents` (entity, position, velocity) into cells of at least
+    /// `cell_size` (and at least 1 px). With `wrap`, the grid covers the wrap
+    /// rectangle and queries go round its edges; without, it covers the
+    /// agents. The buffers are reused: no allocation once they are big
+    /// enough.
     pub fn rebuild(
         &mut self,
         agents: impl IntoIterator<Item = (Entity, Vec2, Vec2)>,
@@ -132,7 +136,7 @@ impl NeighborGrid {
                 .into_iter()
                 .filter(|(_, p, v)| p.is_finite() && v.is_finite()),
         );
-        let cell_size = if cell_size.is_finite() {
+        let mut cell_size = if cell_size.is_finite() {
             cell_size.max(1.0)
         } else {
             1.0
@@ -141,47 +145,62 @@ impl NeighborGrid {
             let s = r.size();
             s.is_finite() && s.x > 0.0 && s.y > 0.0
         });
+        if let Some(rect) = wrap {
+            // Keep every position inside the period, so a cell's copies
+            // round the edges are exactly one period apart.
+            let size = rect.size();
+            for (_, p, _) in &mut scratch {
+                *p = rect.min + (*p - rect.min).rem_euclid(size);
+            }
+        }
         let (origin, extent) = match wrap {
             Some(rect) => (rect.min, rect.size()),
+            None if scratch.is_empty() => (Vec2::ZERO, Vec2::ONE),
             None => {
                 let (min, max) = scratch.iter().fold(
                     (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
                     |(lo, hi), (_, p, _)| (lo.min(*p), hi.max(*p)),
                 );
-                if scratch.is_empty() {
-                    (Vec2::ZERO, Vec2::ONE)
-                } else {
-                    (min, (max - min).max(Vec2::ONE))
-                }
+                (min, (max - min).max(Vec2::ONE))
             }
         };
         // In a wrapping world the cells tile the period exactly (each at
-        // least `cell_size`); elsewhere they cover the agents.
-        let count = |len: f32| ((len / cell_size).floor() as usize).max(1);
-        let (mut cols, mut rows) = match wrap {
-            Some(_) => (count(extent.x), count(extent.y)),
-            None => (count(extent.x) + 1, count(extent.y) + 1),
+        // least `cell_size`); elsewhere they cover the agents. Too many
+        // cells for the spread: bigger cells.
+        let count = |len: f32, size: f32| ((len / size).floor() as usize).max(1);
+        let (cols, rows) = loop {
+            let (cols, rows) = match wrap {
+                Some(_) => (count(extent.x, cell_size), count(extent.y, cell_size)),
+                None => (
+                    count(extent.x, cell_size) + 1,
+                    count(extent.y, cell_size) + 1,
+                ),
+            };
+            if cols * rows <= MAX_CELLS {
+                break (cols, rows);
+            }
+            cell_size *= 2.0;
         };
-        while cols * rows > MAX_CELLS {
-            cols = cols.div_ceil(2);
-            rows = rows.div_ceil(2);
-        }
-        self.cell_size = cell_size;
+        self.cell = match wrap {
+            Some(_) => extent / Vec2::new(cols as f32, rows as f32),
+            None => Vec2::splat(cell_size),
+        };
         self.origin = origin;
         self.cols = cols;
         self.rows = rows;
         self.period = wrap.map_or(Vec2::ZERO, |r| r.size());
 
         // Counting sort by cell.
+        let cells = cols * rows;
         self.cell_start.clear();
-        self.cell_start.resize(cols * rows + 1, 0);
+        self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
         for (_, p, _) in &scratch {
             let cell = self.cell_index(self.cell_coords(*p));
             self.cell_of.push(cell as u32);
             self.cell_start[cell + 1] += 1;
         }
-        for c in 0..cols * rows {
+        for c in 0..cells {
             self.cell_start[c + 1] += self.cell_start[c];
         }
         let n = scratch.len();
@@ -193,8 +212,7 @@ impl NeighborGrid {
         self.velocities.resize(n, Vec2::ZERO);
         // The next free slot of each cell, in turn.
         self.cursor.clear();
-        self.cursor
-            .extend_from_slice(&self.cell_start[..cols * rows]);
+        self.cursor.extend_from_slice(&self.cell_start[..cells]);
         for (i, (entity, p, v)) in scratch.iter().enumerate() {
             let cell = self.cell_of[i] as usize;
             let slot = self.cursor[cell] as usize;
@@ -207,7 +225,7 @@ impl NeighborGrid {
     }
 
     fn cell_coords(&self, p: Vec2) -> (i64, i64) {
-        let c = ((p - self.origin) / self.cell_size).floor();
+        let c = ((p - self.origin) / self.cell).floor();
         (c.x as i64, c.y as i64)
     }
 
@@ -222,6 +240,21 @@ impl NeighborGrid {
         let x = wrap_or_clamp(x, self.cols, self.period.x > 0.0);
         let y = wrap_or_clamp(y, self.rows, self.period.y > 0.0);
         y * self.cols + x
+    }
+
+    /// `p`, moved inside the period of a wrapping world.
+    fn inside_period(&self, p: Vec2) -> Vec2 {
+        let axis = |x: f32, origin: f32, period: f32| {
+            if period > 0.0 {
+                origin + (x - origin).rem_euclid(period)
+            } else {
+                x
+            }
+        };
+        Vec2::new(
+            axis(p.x, self.origin.x, self.period.x),
+            axis(p.y, self.origin.y, self.period.y),
+        )
     }
 
     /// How many agents the grid holds.
@@ -242,27 +275,50 @@ impl NeighborGrid {
             return;
         }
         let radius = radius.min(1e9);
-        let reach = (radius / self.cell_size).ceil() as i64;
+        let p = self.inside_period(p);
         let (cx, cy) = self.cell_coords(p);
-        let span = |n: usize, wraps: bool, c: i64| {
-            // Never visit a wrapped cell twice.
+        // The cells to visit on one axis, and whether they cover the whole
+        // wrapped axis (then each candidate takes the short way round).
+        let span = |n: usize, wraps: bool, c: i64, cell: f32| {
+            let reach = (radius / cell).ceil() as i64;
             if wraps && 2 * reach + 1 >= n as i64 {
-                (0, n as i64 - 1)
+                (0, n as i64 - 1, true)
             } else if wraps {
-                (c - reach, c + reach)
+                (c - reach, c + reach, false)
             } else {
-                ((c - reach).max(0), (c + reach).min(n as i64 - 1))
+                ((c - reach).max(0), (c + reach).min(n as i64 - 1), false)
             }
         };
-        let (x0, x1) = span(self.cols, self.period.x > 0.0, cx);
-        let (y0, y1) = span(self.rows, self.period.y > 0.0, cy);
+        let (wraps_x, wraps_y) = (self.period.x > 0.0, self.period.y > 0.0);
+        let (x0, x1, all_x) = span(self.cols, wraps_x, cx, self.cell.x);
+        let (y0, y1, all_y) = span(self.rows, wraps_y, cy, self.cell.y);
+        let short_way = all_x || all_y;
+        // A visited cell past an edge is a copy of one inside, one period
+        // over: shift its agents by that period instead of wrapping each.
+        let wrap_axis = |v: i64, n: usize, wraps: bool, period: f32| {
+            if wraps {
+                (
+                    v.rem_euclid(n as i64) as usize,
+                    period * v.div_euclid(n as i64) as f32,
+                )
+            } else {
+                (v as usize, 0.0)
+            }
+        };
         let r2 = radius * radius;
         for y in y0..=y1 {
+            let (row, shift_y) = wrap_axis(y, self.rows, wraps_y, self.period.y);
             for x in x0..=x1 {
-                let cell = self.cell_index((x, y));
+                let (col, shift_x) = wrap_axis(x, self.cols, wraps_x, self.period.x);
+                let cell = row * self.cols + col;
+                let shift = Vec2::new(shift_x, shift_y) - p;
                 let range = self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize;
                 for i in range {
-                    let offset = model::wrapped_offset(p, self.positions[i], self.period);
+                    let offset = if short_way {
+                        model::wrapped_offset(p, self.positions[i], self.period)
+                    } else {
+                        self.positions[i] + shift
+                    };
                     if offset.length_squared() <= r2 {
                         f(i, offset, self.velocities[i]);
                     }
