@@ -13,8 +13,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
-use bevy::window::{PrimaryWindow, WindowResolution};
+use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
 use bevy_steering::inspector::SteeringInspectorPlugin;
 use bevy_steering::prelude::*;
@@ -23,8 +22,8 @@ use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-const WIDTH: f32 = 1000.0;
-const HEIGHT: f32 = 700.0;
+mod common;
+use common::{ExamplePlugin, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH};
 
 /// A flock steering around your mouse.
 #[derive(Parser, Resource, Debug, Clone)]
@@ -75,22 +74,16 @@ fn main() -> AppExit {
     let args = Args::parse();
     let seed = args.seed.unwrap_or_else(rand::random);
     App::new()
-        .add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: "Boids".into(),
-                resolution: WindowResolution::new(WIDTH as u32, HEIGHT as u32),
-                resizable: false,
-                ..default()
-            }),
-            ..default()
-        }))
+        .add_plugins(ExamplePlugin {
+            title: "Boids",
+            seconds: args.seconds,
+            screenshot: args.screenshot.clone(),
+        })
         .add_plugins((
             SteeringPlugin::default().with_seed(seed),
             SteeringDebugPlugin,
             SteeringInspectorPlugin,
         ))
-        .insert_resource(Time::<Fixed>::from_hz(60.0))
-        .insert_resource(ClearColor(Color::srgb_u8(18, 20, 24)))
         .insert_resource(SteeringSettings {
             wrap: Some(Rect::new(0.0, 0.0, WIDTH, HEIGHT)),
             ..default()
@@ -110,7 +103,6 @@ fn main() -> AppExit {
                 follow_mouse.run_if(not(egui_wants_any_pointer_input)),
                 toggle_rules,
                 apply_rules,
-                finish_unattended,
             ),
         )
         .add_systems(EguiPrimaryContextPass, rules_panel)
@@ -121,10 +113,6 @@ fn main() -> AppExit {
 struct BoidSeed(u64);
 
 fn setup(mut commands: Commands, args: Res<Args>, seed: Res<BoidSeed>, rules: Res<Rules>) {
-    commands.spawn((
-        Camera2d,
-        Transform::from_xyz(WIDTH / 2.0, HEIGHT / 2.0, 0.0),
-    ));
     // The mouse starts far off the flock's world, so it threatens no one
     // until it moves in.
     let mouse = commands
@@ -233,35 +221,4 @@ fn rules_panel(mut contexts: EguiContexts, mut rules: ResMut<Rules>) -> Result {
         *rules = edited;
     }
     Ok(())
-}
-
-fn finish_unattended(
-    mut commands: Commands,
-    args: Res<Args>,
-    fixed: Res<Time<Fixed>>,
-    mut done: Local<bool>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    let Some(seconds) = args.seconds else {
-        return;
-    };
-    if *done || fixed.elapsed_secs_f64() < seconds {
-        return;
-    }
-    *done = true;
-    match &args.screenshot {
-        Some(path) => {
-            commands
-                .spawn(Screenshot::primary_window())
-                .observe(save_to_disk(path.clone()))
-                .observe(
-                    |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                        exit.write(AppExit::Success);
-                    },
-                );
-        }
-        None => {
-            exit.write(AppExit::Success);
-        }
-    }
 }

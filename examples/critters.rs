@@ -14,9 +14,8 @@ use std::path::PathBuf;
 
 use bevy::input::common_conditions::input_just_pressed;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::sprite::Anchor;
-use bevy::window::{PrimaryWindow, WindowResolution};
+use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
 use bevy_prototype_lyon::prelude::*;
 use bevy_steering::inspector::{SteeringInspectorPlugin, SteeringReset};
@@ -27,10 +26,9 @@ use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-const WINDOW_WIDTH: f32 = 1000.0;
-const WINDOW_HEIGHT: f32 = 700.0;
+mod common;
+use common::{ExamplePlugin, Unattended, WINDOW_HEIGHT, WINDOW_WIDTH};
 
-const BACKGROUND: Color = Color::srgb_u8(18, 20, 24);
 const GRID: Color = Color::srgb_u8(30, 34, 40);
 const TEXT: Color = Color::srgb_u8(235, 238, 242);
 const GREY: Color = Color::srgb_u8(90, 100, 112);
@@ -158,23 +156,16 @@ fn main() -> AppExit {
     let args = Args::parse();
     let seed = args.seed.unwrap_or_else(rand::random);
     App::new()
-        .add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: "Critters".into(),
-                resolution: WindowResolution::new(WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32),
-                resizable: false,
-                ..default()
-            }),
-            ..default()
-        }))
+        .add_plugins(ExamplePlugin {
+            title: "Critters",
+            seconds: args.seconds,
+            screenshot: args.screenshot.clone(),
+        })
         .add_plugins((
             SteeringPlugin::default().with_seed(seed),
             SteeringDebugPlugin,
             SteeringInspectorPlugin,
         ))
-        // The chapter simulates at the display's 60 frames a second.
-        .insert_resource(Time::<Fixed>::from_hz(60.0))
-        .insert_resource(ClearColor(BACKGROUND))
         .insert_resource(DebugDraw {
             radii_color: FAINT,
             ..default()
@@ -194,7 +185,7 @@ fn main() -> AppExit {
                 update_readout,
                 apply_exercises,
                 reset_agents,
-                finish_unattended,
+                write_report.run_if(resource_exists::<Unattended>),
             ),
         )
         .add_systems(EguiPrimaryContextPass, exercises_panel)
@@ -210,13 +201,6 @@ struct MouseMovedAt(f64);
 struct Seed(u64);
 
 fn setup_scene(mut commands: Commands) {
-    // The world matches the window: (0, 0) at the bottom left, y up.
-    commands.spawn((
-        Camera2d,
-        Msaa::Sample4,
-        Transform::from_xyz(WINDOW_WIDTH / 2.0, WINDOW_HEIGHT / 2.0, 0.0),
-    ));
-
     // A faint grid, every 50 px.
     let mut grid = Vec::new();
     for x in (0..=WINDOW_WIDTH as i32).step_by(50) {
@@ -528,11 +512,11 @@ fn reset_agents(
     );
 }
 
-/// For unattended runs: after `--seconds` of simulated time, write the
-/// report, take the screenshot, and exit.
-fn finish_unattended(
-    mut commands: Commands,
+/// For unattended runs with `--report`: at the end, where every agent and
+/// the mouse are, and how many frames were drawn in how long, as JSON.
+fn write_report(
     args: Res<Args>,
+    unattended: Res<Unattended>,
     fixed: Res<Time<Fixed>>,
     agents: Query<(&Kind, &Position, &Velocity)>,
     mouse: Query<&Position, With<Mouse>>,
@@ -540,57 +524,39 @@ fn finish_unattended(
     frames: Res<bevy::diagnostic::FrameCount>,
     real: Res<Time<Real>>,
     mut done: Local<bool>,
-    mut exit: MessageWriter<AppExit>,
 ) {
-    let Some(seconds) = args.seconds else {
+    let Some(path) = &args.report else {
         return;
     };
-    if *done || fixed.elapsed_secs_f64() < seconds {
+    if *done || !unattended.is_due(&fixed) {
         return;
     }
     *done = true;
-    if let Some(path) = &args.report {
-        let mouse = mouse.single().map_or(Vec2::NAN, |p| p.0);
-        let agents: Vec<String> = agents
-            .iter()
-            .map(|(kind, pos, vel)| {
-                format!(
-                    r#"{{"kind":"{}","pos":[{},{}],"vel":[{},{}]}}"#,
-                    kind.name(),
-                    pos.x,
-                    pos.y,
-                    vel.x,
-                    vel.y
-                )
-            })
-            .collect();
-        let json = format!(
-            r#"{{"seconds":{},"frames":{},"real_seconds":{},"mouse_moved_at":{},"mouse":[{},{}],"agents":[{}]}}"#,
-            fixed.elapsed_secs_f64(),
-            frames.0,
-            real.elapsed_secs_f64(),
-            moved_at.0,
-            mouse.x,
-            mouse.y,
-            agents.join(",")
-        );
-        if let Err(error) = std::fs::write(path, json) {
-            error!("cannot write the report to {}: {error}", path.display());
-        }
-    }
-    match &args.screenshot {
-        Some(path) => {
-            commands
-                .spawn(Screenshot::primary_window())
-                .observe(save_to_disk(path.clone()))
-                .observe(
-                    |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                        exit.write(AppExit::Success);
-                    },
-                );
-        }
-        None => {
-            exit.write(AppExit::Success);
-        }
+    let mouse = mouse.single().map_or(Vec2::NAN, |p| p.0);
+    let agents: Vec<String> = agents
+        .iter()
+        .map(|(kind, pos, vel)| {
+            format!(
+                r#"{{"kind":"{}","pos":[{},{}],"vel":[{},{}]}}"#,
+                kind.name(),
+                pos.x,
+                pos.y,
+                vel.x,
+                vel.y
+            )
+        })
+        .collect();
+    let json = format!(
+        r#"{{"seconds":{},"frames":{},"real_seconds":{},"mouse_moved_at":{},"mouse":[{},{}],"agents":[{}]}}"#,
+        fixed.elapsed_secs_f64(),
+        frames.0,
+        real.elapsed_secs_f64(),
+        moved_at.0,
+        mouse.x,
+        mouse.y,
+        agents.join(",")
+    );
+    if let Err(error) = std::fs::write(path, json) {
+        error!("cannot write the report to {}: {error}", path.display());
     }
 }

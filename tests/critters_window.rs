@@ -8,14 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The demo, built by `cargo test` beside this test's own binary.
-fn critters() -> PathBuf {
+/// An example, built by `cargo test` beside this test's own binary.
+fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary has a path");
     let profile_dir = exe
         .parent()
         .and_then(Path::parent)
         .expect("tests live in <target>/<profile>/deps");
-    profile_dir.join("examples").join("critters")
+    profile_dir.join("examples").join(name)
 }
 
 fn have(tool: &str) -> bool {
@@ -38,8 +38,8 @@ fn display_available() -> bool {
     ok
 }
 
-/// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS` set
-/// to the demo.
+/// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS` and
+/// `$BOIDS` set to the demos.
 fn under_xvfb(script: &str) {
     let status = Command::new("timeout")
         .args([
@@ -52,7 +52,8 @@ fn under_xvfb(script: &str) {
             "-c",
             script,
         ])
-        .env("CRITTERS", critters())
+        .env("CRITTERS", example("critters"))
+        .env("BOIDS", example("boids"))
         .env("WGPU_BACKEND", "vulkan")
         .status()
         .expect("xvfb-run starts");
@@ -196,4 +197,28 @@ fn arrivers_settle_on_a_still_cursor_while_seekers_fly_through_it() {
         seekers.iter().any(|(_, speed)| *speed > 50.0),
         "no seeker is flying through the cursor: {seekers:?}"
     );
+}
+
+#[test]
+fn the_boids_demo_draws_a_flock_and_its_panel() {
+    if !display_available() {
+        return;
+    }
+    let shot = temp_path("boids.png");
+    under_xvfb(&format!(
+        "\"$BOIDS\" --seed 2 --boids 300 --seconds 2 --screenshot '{}'",
+        shot.display()
+    ));
+    let (width, height, pixels) = read_png(&shot);
+    assert_eq!((width, height), (1000, 700));
+    let boid = pixels
+        .iter()
+        .filter(|&&p| close(p, [150, 180, 235], 8))
+        .count();
+    assert!(boid > 3_000, "the boids cover {boid} px");
+    let panel = pixels
+        .iter()
+        .filter(|&&p| close(p, [27, 27, 27], 2))
+        .count();
+    assert!(panel > 20_000, "the panels cover {panel} px");
 }
