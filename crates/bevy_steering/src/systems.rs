@@ -35,15 +35,32 @@ impl TargetDataItem<'_, '_> {
     }
 }
 
+/// The last entity target looked up, and what was found: most agents chase
+/// the same entity, and a query lookup costs more than the steering.
+type TargetCache = Option<(Entity, Option<(Vec2, Vec2)>)>;
+
 /// The position and velocity of `target`, or `None` if it is an entity that
 /// no longer exists (or has no position).
 #[inline]
-fn resolve(target: Target, targets: &Query<TargetData>) -> Option<(Vec2, Vec2)> {
+fn resolve(
+    target: Target,
+    targets: &Query<TargetData>,
+    cache: &mut TargetCache,
+) -> Option<(Vec2, Vec2)> {
     match target {
         Target::Point(point) => Some((point, Vec2::ZERO)),
         Target::Entity(entity) => {
-            let data = targets.get(entity).ok()?;
-            Some((data.position()?, data.velocity()))
+            if let Some((cached, found)) = *cache
+                && cached == entity
+            {
+                return found;
+            }
+            let found = targets
+                .get(entity)
+                .ok()
+                .and_then(|data| Some((data.position()?, data.velocity())));
+            *cache = Some((entity, found));
+            found
         }
     }
 }
@@ -101,32 +118,33 @@ fn desired_velocity(
     kinematics: model::Kinematics,
     params: &AgentParams,
     targets: &Query<TargetData>,
+    cache: &mut TargetCache,
     wander: &mut (&mut WanderAngle, &mut WanderRng),
     dt: f32,
 ) -> Option<Vec2> {
     let model::Kinematics { pos, vel } = kinematics;
     let max_speed = params.limits.max_speed;
     Some(match steer {
-        Steer::Seek(target) => model::seek(pos, resolve(target, targets)?.0, max_speed),
+        Steer::Seek(target) => model::seek(pos, resolve(target, targets, cache)?.0, max_speed),
         Steer::Arrive(target) => model::arrive(
             pos,
-            resolve(target, targets)?.0,
+            resolve(target, targets, cache)?.0,
             max_speed,
             params.slowing_radius,
         ),
         Steer::Flee(target) => model::flee(
             pos,
             vel,
-            resolve(target, targets)?.0,
+            resolve(target, targets, cache)?.0,
             max_speed,
             params.panic_radius,
         ),
         Steer::Pursue(target) => {
-            let (target_pos, target_vel) = resolve(target, targets)?;
+            let (target_pos, target_vel) = resolve(target, targets, cache)?;
             model::pursue(pos, target_pos, target_vel, max_speed)
         }
         Steer::Evade(target) => {
-            let (threat, threat_vel) = resolve(target, targets)?;
+            let (threat, threat_vel) = resolve(target, targets, cache)?;
             model::evade(pos, vel, threat, threat_vel, max_speed, params.panic_radius)
         }
         Steer::Wander => {
@@ -158,8 +176,10 @@ pub(crate) fn desire(
     >,
 ) {
     let dt = time.delta_secs();
-    agents.par_iter_mut().for_each(
-        |(entity, pos, vel, behavior, overrides, angle, rng, mut desired)| {
+    agents.par_iter_mut().for_each_init(
+        || None,
+        |cache: &mut TargetCache,
+         (entity, pos, vel, behavior, overrides, angle, rng, mut desired)| {
             let params = settings.params(overrides);
             let kinematics = model::Kinematics {
                 pos: pos.0,
@@ -169,15 +189,16 @@ pub(crate) fn desire(
             let mut weighted = Vec2::ZERO;
             let mut total = 0.0;
             behavior.for_each_part(settings.graze_flee_weight, |weight, steer| {
-                let part = desired_velocity(steer, kinematics, &params, &targets, &mut wander, dt)
-                    .unwrap_or_else(|| {
-                        warn_once!(
-                            "agent {entity} steers toward an entity that no longer exists \
+                let part =
+                    desired_velocity(steer, kinematics, &params, &targets, cache, &mut wander, dt)
+                        .unwrap_or_else(|| {
+                            warn_once!(
+                                "agent {entity} steers toward an entity that no longer exists \
                              (or has no Position or GlobalTransform); that part of its behavior \
                              asks for no steering"
-                        );
-                        vel.0
-                    });
+                            );
+                            vel.0
+                        });
                 weighted += part * weight;
                 total += weight;
             });
