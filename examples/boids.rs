@@ -15,15 +15,14 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
-use bevy_steering::inspector::SteeringInspectorPlugin;
 use bevy_steering::prelude::*;
-use bevy_steering::render::{AgentColor, SteeringDebugPlugin};
+use bevy_steering::render::AgentColor;
 use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod common;
-use common::{ExamplePlugin, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH};
+use common::{ExamplePlugin, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH, cursor_in_world};
 
 /// A flock steering around your mouse.
 #[derive(Parser, Resource, Debug, Clone)]
@@ -76,14 +75,10 @@ fn main() -> AppExit {
     App::new()
         .add_plugins(ExamplePlugin {
             title: "Boids",
+            seed,
             seconds: args.seconds,
             screenshot: args.screenshot.clone(),
         })
-        .add_plugins((
-            SteeringPlugin::default().with_seed(seed),
-            SteeringDebugPlugin,
-            SteeringInspectorPlugin,
-        ))
         .insert_resource(SteeringSettings {
             wrap: Some(Rect::new(0.0, 0.0, WIDTH, HEIGHT)),
             ..default()
@@ -163,15 +158,7 @@ fn follow_mouse(
     camera: Query<(&Camera, &GlobalTransform)>,
     mut mouse: Query<&mut Position, With<Mouse>>,
 ) {
-    let (Ok(window), Ok((camera, camera_transform)), Ok(mut pos)) =
-        (window.single(), camera.single(), mouse.single_mut())
-    else {
-        return;
-    };
-    if let Some(world) = window
-        .cursor_position()
-        .and_then(|cursor| camera.viewport_to_world_2d(camera_transform, cursor).ok())
-    {
+    if let (Some(world), Ok(mut pos)) = (cursor_in_world(&window, &camera), mouse.single_mut()) {
         pos.set_if_neq(Position(world));
     }
 }

@@ -18,16 +18,16 @@ use bevy::sprite::Anchor;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
 use bevy_prototype_lyon::prelude::*;
-use bevy_steering::inspector::{SteeringInspectorPlugin, SteeringReset};
+use bevy_steering::inspector::SteeringReset;
 use bevy_steering::model::defaults;
 use bevy_steering::prelude::*;
-use bevy_steering::render::{AgentColor, DebugDraw, ShowRadii, SteeringDebugPlugin};
+use bevy_steering::render::{AgentColor, DebugDraw, ShowRadii};
 use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod common;
-use common::{ExamplePlugin, Unattended, WINDOW_HEIGHT, WINDOW_WIDTH};
+use common::{ExamplePlugin, Unattended, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
 
 const GRID: Color = Color::srgb_u8(30, 34, 40);
 const TEXT: Color = Color::srgb_u8(235, 238, 242);
@@ -158,14 +158,10 @@ fn main() -> AppExit {
     App::new()
         .add_plugins(ExamplePlugin {
             title: "Critters",
+            seed,
             seconds: args.seconds,
             screenshot: args.screenshot.clone(),
         })
-        .add_plugins((
-            SteeringPlugin::default().with_seed(seed),
-            SteeringDebugPlugin,
-            SteeringInspectorPlugin,
-        ))
         .insert_resource(DebugDraw {
             radii_color: FAINT,
             ..default()
@@ -346,14 +342,8 @@ fn follow_mouse(
     fixed: Res<Time<Fixed>>,
     mut moved_at: ResMut<MouseMovedAt>,
 ) {
-    let (Ok(window), Ok((camera, camera_transform)), Ok((mut pos, mut transform))) =
-        (window.single(), camera.single(), mouse.single_mut())
-    else {
-        return;
-    };
-    let Some(world) = window
-        .cursor_position()
-        .and_then(|cursor| camera.viewport_to_world_2d(camera_transform, cursor).ok())
+    let (Some(world), Ok((mut pos, mut transform))) =
+        (cursor_in_world(&window, &camera), mouse.single_mut())
     else {
         return;
     };

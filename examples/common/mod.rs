@@ -1,13 +1,17 @@
 //! What every demo needs: a fixed 1000 x 700 window whose world matches it
 //! ((0, 0) at the bottom left, y up), the chapter's 60 Hz, a dark
-//! background, and unattended runs (`--seconds S --screenshot out.png`)
+//! background, the steering plugin with its debug view and tuning panel,
+//! and unattended runs (`--seconds S --screenshot out.png`)
 //! that take a screenshot and exit.
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
-use bevy::window::WindowResolution;
+use bevy::window::{PrimaryWindow, WindowResolution};
+use bevy_steering::SteeringPlugin;
+use bevy_steering::inspector::SteeringInspectorPlugin;
+use bevy_steering::render::SteeringDebugPlugin;
 
 /// The window's (and the world's) width, in pixels.
 pub const WINDOW_WIDTH: f32 = 1000.0;
@@ -20,6 +24,8 @@ pub const BACKGROUND: Color = Color::srgb_u8(18, 20, 24);
 pub struct ExamplePlugin {
     /// The window's title.
     pub title: &'static str,
+    /// The seed of every agent's wander stream.
+    pub seed: u64,
     /// Simulated seconds before an unattended run ends (none: run until closed).
     pub seconds: Option<f64>,
     /// Where an unattended run saves its screenshot.
@@ -53,6 +59,11 @@ impl Plugin for ExamplePlugin {
             }),
             ..default()
         }))
+        .add_plugins((
+            SteeringPlugin::default().with_seed(self.seed),
+            SteeringDebugPlugin,
+            SteeringInspectorPlugin,
+        ))
         // The chapter simulates at the display's 60 frames a second.
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .insert_resource(ClearColor(BACKGROUND))
@@ -65,6 +76,16 @@ impl Plugin for ExamplePlugin {
             .add_systems(Update, finish_unattended);
         }
     }
+}
+
+/// Where the cursor is, in world coordinates, if it is over the window.
+pub fn cursor_in_world(
+    window: &Query<&Window, With<PrimaryWindow>>,
+    camera: &Query<(&Camera, &GlobalTransform)>,
+) -> Option<Vec2> {
+    let (window, (camera, transform)) = (window.single().ok()?, camera.single().ok()?);
+    let cursor = window.cursor_position()?;
+    camera.viewport_to_world_2d(transform, cursor).ok()
 }
 
 fn spawn_camera(mut commands: Commands) {

@@ -12,25 +12,11 @@ use bevy_steering::prelude::*;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use crate::experiments::{add_circling_target, circle_point};
 use crate::scenario::{headless_app_with_threads, run_steps};
 
 /// The fixed rate every workload steps at.
 pub const BENCH_HZ: f64 = 60.0;
-
-/// A target that goes round a circle about the middle of the world at
-/// 144 px/s, as the Critters mix chases.
-#[derive(Component)]
-struct Circling;
-
-fn circle_point(t: f32) -> Vec2 {
-    Vec2::new(500.0, 350.0) + Vec2::from_angle(t * 144.0 / 150.0) * 150.0
-}
-
-fn circle(time: Res<Time>, mut targets: Query<&mut Position, With<Circling>>) {
-    for mut pos in &mut targets {
-        pos.0 = circle_point(time.elapsed_secs());
-    }
-}
 
 /// The five behaviors of Critters, in equal numbers.
 const KINDS: usize = 5;
@@ -41,15 +27,8 @@ const KINDS: usize = 5;
 /// fixed step.
 pub fn critters_mix_app(n: usize, seed: u64, threads: Option<usize>) -> App {
     let mut app = headless_app_with_threads(BENCH_HZ, seed, SteeringSettings::default(), threads);
-    app.add_systems(FixedUpdate, circle.before(SteeringSystems::Measure));
+    let mouse = add_circling_target(&mut app);
     let world = app.world_mut();
-    let mouse = world
-        .spawn((
-            Circling,
-            Position(circle_point(0.0)),
-            MeasuredVelocity::default(),
-        ))
-        .id();
     let target = Target::Entity(mouse);
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let agents: Vec<_> = (0..n)

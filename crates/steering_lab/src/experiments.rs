@@ -88,15 +88,8 @@ fn core_drift_degrees(
 /// The same seed gives bit-identical positions, whatever the thread count.
 pub fn critters_run(seed: u64, hz: f64, seconds: f64, per_behavior: usize) -> Vec<Vec2> {
     let mut app = headless_app(hz, seed, SteeringSettings::default());
-    app.add_systems(FixedUpdate, circle_target.before(SteeringSystems::Measure));
+    let mouse = add_circling_target(&mut app);
     let world = app.world_mut();
-    let mouse = world
-        .spawn((
-            CirclingTarget,
-            Position(circle_point(0.0)),
-            MeasuredVelocity::default(),
-        ))
-        .id();
     let target = Target::Entity(mouse);
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let kinds = [
@@ -140,7 +133,7 @@ pub fn critters_run(seed: u64, hz: f64, seconds: f64, per_behavior: usize) -> Ve
 }
 
 /// A target that goes round a circle of radius 150 about (500, 350) at
-/// 144 px/s, clockwise on screen.
+/// 144 px/s, clockwise on screen, as the Critters figure's mouse does.
 #[derive(Component)]
 struct CirclingTarget;
 
@@ -148,7 +141,8 @@ const CIRCLE_CENTER: Vec2 = Vec2::new(500.0, 350.0);
 const CIRCLE_RADIUS: f32 = 150.0;
 const CIRCLE_SPEED: f32 = 144.0;
 
-fn circle_point(t: f32) -> Vec2 {
+/// Where the circling target is after `t` seconds.
+pub(crate) fn circle_point(t: f32) -> Vec2 {
     let angle = t * CIRCLE_SPEED / CIRCLE_RADIUS;
     CIRCLE_CENTER + Vec2::new(angle.cos(), -angle.sin()) * CIRCLE_RADIUS
 }
@@ -157,4 +151,17 @@ fn circle_target(time: Res<Time>, mut targets: Query<&mut Position, With<Circlin
     for mut pos in &mut targets {
         pos.0 = circle_point(time.elapsed_secs());
     }
+}
+
+/// Spawns the circling target, with a measured velocity for pursuers, and
+/// the system that moves it before each step.
+pub(crate) fn add_circling_target(app: &mut App) -> Entity {
+    app.add_systems(FixedUpdate, circle_target.before(SteeringSystems::Measure));
+    app.world_mut()
+        .spawn((
+            CirclingTarget,
+            Position(circle_point(0.0)),
+            MeasuredVelocity::default(),
+        ))
+        .id()
 }
