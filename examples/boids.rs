@@ -146,7 +146,7 @@ fn setup(mut commands: Commands, args: Res<Args>, seed: Res<BoidSeed>, rules: Re
             overrides,
             Position(pos),
             Velocity(Vec2::from_angle(angle) * 100.0),
-            Heading(angle),
+            Heading::from_angle(angle),
             WanderAngle(angle),
             AgentColor(Color::srgb_u8(150, 180, 235)),
         )

@@ -321,7 +321,7 @@ fn spawn_critters(
                 SteeringAgent,
                 kind.behavior(mouse, exercises, settings.graze_flee_weight),
                 Position(pos),
-                Heading(angle),
+                Heading::from_angle(angle),
                 WanderAngle(angle),
                 Trail::default(),
                 AgentColor(kind.color()),

@@ -87,13 +87,16 @@ fn a_plugin_step_allocates_nothing_more_than_an_empty_world() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // Bevy's scheduler and task pools allocate a little each step whatever
     // the agents do (measured here: the same count with no agent at all);
-    // our systems must add nothing to it, at any number of agents.
+    // our systems must add nothing to it, at any number of agents. One
+    // compute thread, so parallel queries run inline: with more, Bevy boxes
+    // one task per batch of a parallel query, a few allocations a system
+    // that grow with the agents (Bevy's scheduling, not our systems).
     let per_step = |app: &mut App| allocations_during(|| run_steps(app, 100, |_| {})) / 100;
 
-    let mut empty_app = critters_mix_app(0, 1, None);
+    let mut empty_app = critters_mix_app(0, 1, Some(1));
     let empty = per_step(&mut empty_app);
-    let mut small_app = critters_mix_app(100, 1, None);
-    let mut large_app = critters_mix_app(5_000, 1, None);
+    let mut small_app = critters_mix_app(100, 1, Some(1));
+    let mut large_app = critters_mix_app(5_000, 1, Some(1));
     let (small, large) = (per_step(&mut small_app), per_step(&mut large_app));
     eprintln!(
         "critters mix: {empty} allocations a step with no agent, {small} at 100, {large} at 5,000"
@@ -103,10 +106,10 @@ fn a_plugin_step_allocates_nothing_more_than_an_empty_world() {
         (empty, empty),
         "allocations a step with no agent, 100 and 5,000"
     );
-    let mut flock_empty = flock_app(0, 1, None);
+    let mut flock_empty = flock_app(0, 1, Some(1));
     let flock_none = per_step(&mut flock_empty);
-    let mut flock_small = flock_app(100, 1, None);
-    let mut flock_large = flock_app(5_000, 1, None);
+    let mut flock_small = flock_app(100, 1, Some(1));
+    let mut flock_large = flock_app(5_000, 1, Some(1));
     let (fs, fl) = (per_step(&mut flock_small), per_step(&mut flock_large));
     eprintln!("flock: {flock_none} allocations a step with no boid, {fs} at 100, {fl} at 5,000");
     assert_eq!(

@@ -140,3 +140,55 @@ fn separated_arrivers_huddle_instead_of_piling_up() {
         spread(true)
     );
 }
+
+/// The plugin sums most flockers cell by cell, eight candidates at a time;
+/// one that caps its neighbors is summed one by one. With a cap no agent
+/// reaches, both ways see the same neighbors and must steer the same.
+#[test]
+fn flocking_by_cells_steers_as_flocking_one_by_one() {
+    use rand::{RngExt, SeedableRng};
+    let forces = |max_neighbors: Option<usize>| {
+        let settings = SteeringSettings {
+            wrap: Some(Rect::new(0.0, 0.0, 600.0, 400.0)),
+            ..default()
+        };
+        let mut app = headless_app(60.0, 1, settings);
+        let mut rng = rand::rngs::Xoshiro128PlusPlus::seed_from_u64(7);
+        let boids: Vec<Entity> = (0..500)
+            .map(|_| {
+                let pos = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..400.0));
+                let vel = Vec2::new(
+                    rng.random_range(-200.0..200.0),
+                    rng.random_range(-200.0..200.0),
+                );
+                app.world_mut()
+                    .spawn((
+                        Flocking {
+                            max_neighbors,
+                            view_half_angle: Some(2.0),
+                            ..default()
+                        },
+                        Behavior::Idle,
+                        Position(pos),
+                        Velocity(vel),
+                    ))
+                    .id()
+            })
+            .collect();
+        run_steps(&mut app, 1, |_| {});
+        boids
+            .iter()
+            .map(|e| app.world().get::<SteeringForce>(*e).unwrap().0)
+            .collect::<Vec<_>>()
+    };
+    let (by_cells, one_by_one) = (forces(None), forces(Some(100_000)));
+    let mut pushed = 0;
+    for (a, b) in by_cells.iter().zip(&one_by_one) {
+        assert!(
+            (*a - *b).length() <= 1e-2 * (1.0 + a.length()),
+            "{a} vs {b}"
+        );
+        pushed += (a.length() > 1.0) as usize;
+    }
+    assert!(pushed > 400, "most boids have neighbors: {pushed}");
+}

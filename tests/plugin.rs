@@ -357,3 +357,19 @@ fn one_fixed_step_runs_while_paused() {
         "one step at 60 px/s and 60 Hz: {x} -> {stepped}"
     );
 }
+
+#[test]
+fn a_heading_turns_the_body_as_its_angle_would() {
+    for i in -16i32..=16 {
+        let angle = i as f32 * std::f32::consts::PI / 16.0;
+        let heading = Heading::from_angle(angle);
+        let turned = heading.rotation() * Vec3::X;
+        let expected = Quat::from_rotation_z(angle) * Vec3::X;
+        assert!(
+            (turned - expected).length() < 1e-5,
+            "{angle}: {turned} vs {expected}"
+        );
+        assert!((heading.angle() - angle).abs() < 1e-5 || i.abs() == 16);
+    }
+    assert_eq!(Heading::from_angle(f32::NAN), Heading::default());
+}

@@ -81,11 +81,48 @@ pub struct PreviousPosition(pub Vec2);
 #[reflect(Component, Debug, Default, PartialEq)]
 pub struct Velocity(pub Vec2);
 
-/// The way an agent faces, in radians: along its velocity, kept while it is
-/// slower than 1 px/s.
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+/// The way an agent faces: along its velocity, kept while it is slower than
+/// 1 px/s. A direction, not an angle, so that neither the step nor the
+/// drawing needs trigonometry; [`Heading::from_angle`] and
+/// [`Heading::angle`] convert.
+///
+/// ```
+/// # use bevy_steering::prelude::*;
+/// let up = Heading::from_angle(std::f32::consts::FRAC_PI_2);
+/// assert!((up.angle() - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+/// ```
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
-pub struct Heading(pub f32);
+pub struct Heading(pub Dir2);
+
+impl Default for Heading {
+    /// Facing +x, the way the chapter's triangle points.
+    fn default() -> Self {
+        Self(Dir2::X)
+    }
+}
+
+impl Heading {
+    /// Facing `radians` counterclockwise from +x (+x if not finite).
+    pub fn from_angle(radians: f32) -> Self {
+        if radians.is_finite() {
+            Self(Dir2::new_unchecked(Vec2::from_angle(radians)))
+        } else {
+            Self::default()
+        }
+    }
+
+    /// The angle counterclockwise from +x, in radians, in `-π..=π`.
+    pub fn angle(&self) -> f32 {
+        self.0.to_angle()
+    }
+
+    /// The rotation about z that turns +x to this heading, without
+    /// trigonometry: what an agent's [`Transform`] is drawn with.
+    pub fn rotation(&self) -> Quat {
+        Quat::from_rotation_arc_2d(Vec2::X, self.0.as_vec2())
+    }
+}
 
 /// The velocity an agent's behavior asks for this step: the weighted mean
 /// of its behaviors' desired velocities, in pixels a second.
@@ -353,7 +390,14 @@ pub struct SteeringOverride {
 pub struct Trail {
     /// The places, oldest first.
     pub points: VecDeque<Vec2>,
-    /// Simulated seconds since the last sample.
+}
+
+/// The clock every [`Trail`] samples by: all trails add a point on the same
+/// step, so on the steps between, the trail stage touches no agent.
+#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Default)]
+#[reflect(Resource, Debug, Default, PartialEq)]
+pub struct TrailClock {
+    /// Simulated seconds since the trails last sampled.
     pub since_last_sample: f32,
 }
 

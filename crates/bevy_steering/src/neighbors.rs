@@ -4,9 +4,20 @@
 //! positions and velocities (a counting sort, reusing its buffers), so a
 //! query touches only the cells around a point and never looks up a
 //! component. In a wrapping world, neighbors across an edge count.
+//!
+//! Flocking runs cell by cell: the agents of a cell and its eight
+//! neighbors are copied into one short block, and every flocker of the cell
+//! weighs that block four candidates at a time ([`FlockBatch`]); cells run
+//! in parallel, and each agent's sums are its own, so the result does not
+//! depend on the thread count.
 
 use bevy::prelude::*;
-use steering_core::{self as model, FlockParams, FlockSums, Neighbor};
+use bevy::tasks::ComputeTaskPool;
+use std::ops::Range;
+
+use steering_core::{
+    self as model, FlockBatch, FlockParams, FlockSums, FlockView, Neighbor, NeighborBlock,
+};
 
 use crate::components::{Position, SteeringAgent, SteeringForce, SteeringOverride, Velocity};
 use crate::settings::SteeringSettings;
@@ -107,8 +118,15 @@ pub struct NeighborGrid {
     /// than cells, so cell `c` is `cell_start[c]..cell_start[c + 1]`.
     cell_start: Vec<u32>,
     entities: Vec<Entity>,
-    positions: Vec<Vec2>,
-    velocities: Vec<Vec2>,
+    // Positions and velocities, x and y apart: the layout the flocking
+    // kernel reads four at a time.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    vxs: Vec<f32>,
+    vys: Vec<f32>,
+    /// Each entity's slot in the arrays, by entity index (stale entries are
+    /// caught by checking `entities`).
+    slot_of: Vec<u32>,
     cell_of: Vec<u32>,
     cursor: Vec<u32>,
     scratch: Vec<(Entity, Vec2, Vec2)>,
@@ -150,7 +168,11 @@ impl NeighborGrid {
             // round the edges are exactly one period apart.
             let size = rect.size();
             for (_, p, _) in &mut scratch {
-                *p = rect.min + (*p - rect.min).rem_euclid(size);
+                // The wrap stage keeps agents inside: `rem_euclid` (a call
+                // to `fmodf`) only for the odd one that is not.
+                if !(p.cmpge(rect.min).all() && p.cmplt(rect.max).all()) {
+                    *p = rect.min + (*p - rect.min).rem_euclid(size);
+                }
             }
         }
         let (origin, extent) = match wrap {
@@ -206,10 +228,10 @@ impl NeighborGrid {
         let n = scratch.len();
         self.entities.clear();
         self.entities.resize(n, Entity::PLACEHOLDER);
-        self.positions.clear();
-        self.positions.resize(n, Vec2::ZERO);
-        self.velocities.clear();
-        self.velocities.resize(n, Vec2::ZERO);
+        for column in [&mut self.xs, &mut self.ys, &mut self.vxs, &mut self.vys] {
+            column.clear();
+            column.resize(n, 0.0);
+        }
         // The next free slot of each cell, in turn.
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.cell_start[..cells]);
@@ -218,23 +240,42 @@ impl NeighborGrid {
             let slot = self.cursor[cell] as usize;
             self.cursor[cell] += 1;
             self.entities[slot] = *entity;
-            self.positions[slot] = *p;
-            self.velocities[slot] = *v;
+            self.xs[slot] = p.x;
+            self.ys[slot] = p.y;
+            self.vxs[slot] = v.x;
+            self.vys[slot] = v.y;
+        }
+        for (slot, entity) in self.entities.iter().enumerate() {
+            let index = entity.index_u32() as usize;
+            if index >= self.slot_of.len() {
+                self.slot_of.resize(index + 1, u32::MAX);
+            }
+            self.slot_of[index] = slot as u32;
         }
         self.scratch = scratch;
     }
 
     fn cell_coords(&self, p: Vec2) -> (i64, i64) {
-        let c = ((p - self.origin) / self.cell).floor();
-        (c.x as i64, c.y as i64)
+        let c = (p - self.origin) / self.cell;
+        // `f32::floor` is a call to `floorf` without SSE4.1; truncate and
+        // step down for negatives instead (the same for any finite value).
+        let floor = |v: f32| {
+            let t = v as i64;
+            if (t as f32) > v { t - 1 } else { t }
+        };
+        (floor(c.x), floor(c.y))
     }
 
     fn cell_index(&self, (x, y): (i64, i64)) -> usize {
         let wrap_or_clamp = |v: i64, n: usize, wraps: bool| {
-            if wraps {
-                v.rem_euclid(n as i64) as usize
+            let n = n as i64;
+            if (0..n).contains(&v) {
+                // Nearly always: no integer division.
+                v as usize
+            } else if wraps {
+                v.rem_euclid(n) as usize
             } else {
-                v.clamp(0, n as i64 - 1) as usize
+                v.clamp(0, n - 1) as usize
             }
         };
         let x = wrap_or_clamp(x, self.cols, self.period.x > 0.0);
@@ -259,42 +300,93 @@ impl NeighborGrid {
 
     /// How many agents the grid holds.
     pub fn len(&self) -> usize {
-        self.positions.len()
+        self.xs.len()
     }
 
     /// Whether the grid holds no agent.
     pub fn is_empty(&self) -> bool {
-        self.positions.is_empty()
+        self.xs.is_empty()
     }
 
-    /// Calls `f(index, offset, velocity)` for every agent within `radius`
-    /// of `p` (`offset` = its position - `p`, the short way round a
-    /// wrapping world). `index` is its place in the grid's arrays.
-    pub fn for_each_within(&self, p: Vec2, radius: f32, mut f: impl FnMut(usize, Vec2, Vec2)) {
+    /// The position of the agent at `index` of the grid's arrays.
+    fn position(&self, index: usize) -> Vec2 {
+        Vec2::new(self.xs[index], self.ys[index])
+    }
+
+    /// The velocity of the agent at `index` of the grid's arrays.
+    fn velocity(&self, index: usize) -> Vec2 {
+        Vec2::new(self.vxs[index], self.vys[index])
+    }
+
+    /// The candidates at `range` of the grid's arrays.
+    fn block(&self, range: Range<usize>) -> NeighborBlock<'_> {
+        NeighborBlock {
+            xs: &self.xs[range.clone()],
+            ys: &self.ys[range.clone()],
+            vxs: &self.vxs[range.clone()],
+            vys: &self.vys[range],
+        }
+    }
+
+    /// Calls `f(range, shift)` for runs of the grid's arrays that hold every
+    /// agent within `radius` of `p` (and others near it): each agent in
+    /// `range` is at offset `position + shift` from `p`. `shift` is `None`
+    /// when the cells visited cover a whole wrapping axis: then each agent
+    /// takes the short way round itself.
+    fn for_each_run(&self, p: Vec2, radius: f32, mut f: impl FnMut(Range<usize>, Option<Vec2>)) {
         if self.is_empty() || !p.is_finite() || radius.is_nan() || radius < 0.0 {
             return;
         }
         let radius = radius.min(1e9);
         let p = self.inside_period(p);
-        let (cx, cy) = self.cell_coords(p);
-        // The cells to visit on one axis, and whether they cover the whole
-        // wrapped axis (then each candidate takes the short way round).
-        let span = |n: usize, wraps: bool, c: i64, cell: f32| {
-            let reach = (radius / cell).ceil() as i64;
-            if wraps && 2 * reach + 1 >= n as i64 {
-                (0, n as i64 - 1, true)
+        let rings = self.rings(radius);
+        let short_way = self.covers_an_axis(rings);
+        self.for_each_run_around(self.cell_coords(p), rings, |range, period_shift| {
+            f(range, (!short_way).then(|| period_shift - p));
+        });
+    }
+
+    /// How many rings of cells round an agent's own hold everything within
+    /// `radius` of it, on each axis.
+    fn rings(&self, radius: f32) -> (i64, i64) {
+        (
+            (radius / self.cell.x).ceil() as i64,
+            (radius / self.cell.y).ceil() as i64,
+        )
+    }
+
+    /// Whether `rings` round a cell take in a whole wrapping axis, so that
+    /// some cells would be visited twice.
+    fn covers_an_axis(&self, (rings_x, rings_y): (i64, i64)) -> bool {
+        (self.period.x > 0.0 && 2 * rings_x + 1 >= self.cols as i64)
+            || (self.period.y > 0.0 && 2 * rings_y + 1 >= self.rows as i64)
+    }
+
+    /// Calls `f(range, period_shift)` for the runs of the grid's arrays in
+    /// the cells within `rings` of cell `(cx, cy)`: the cells of one row are
+    /// contiguous, so a run is a row of cells, split where it crosses a
+    /// wrapping edge. A cell past an edge is a copy of one inside, one
+    /// period over: `period_shift` is what moves its agents there. Where
+    /// the rings take in a whole wrapping axis, every cell is visited once,
+    /// unshifted.
+    fn for_each_run_around(
+        &self,
+        (cx, cy): (i64, i64),
+        (rings_x, rings_y): (i64, i64),
+        mut f: impl FnMut(Range<usize>, Vec2),
+    ) {
+        let span = |n: usize, wraps: bool, c: i64, rings: i64| {
+            if wraps && 2 * rings + 1 >= n as i64 {
+                (0, n as i64 - 1)
             } else if wraps {
-                (c - reach, c + reach, false)
+                (c - rings, c + rings)
             } else {
-                ((c - reach).max(0), (c + reach).min(n as i64 - 1), false)
+                ((c - rings).max(0), (c + rings).min(n as i64 - 1))
             }
         };
         let (wraps_x, wraps_y) = (self.period.x > 0.0, self.period.y > 0.0);
-        let (x0, x1, all_x) = span(self.cols, wraps_x, cx, self.cell.x);
-        let (y0, y1, all_y) = span(self.rows, wraps_y, cy, self.cell.y);
-        let short_way = all_x || all_y;
-        // A visited cell past an edge is a copy of one inside, one period
-        // over: shift its agents by that period instead of wrapping each.
+        let (x0, x1) = span(self.cols, wraps_x, cx, rings_x);
+        let (y0, y1) = span(self.rows, wraps_y, cy, rings_y);
         let wrap_axis = |v: i64, n: usize, wraps: bool, period: f32| {
             if wraps {
                 (
@@ -305,33 +397,85 @@ impl NeighborGrid {
                 (v as usize, 0.0)
             }
         };
-        let r2 = radius * radius;
         for y in y0..=y1 {
             let (row, shift_y) = wrap_axis(y, self.rows, wraps_y, self.period.y);
-            for x in x0..=x1 {
+            let mut x = x0;
+            while x <= x1 {
                 let (col, shift_x) = wrap_axis(x, self.cols, wraps_x, self.period.x);
-                let cell = row * self.cols + col;
-                let shift = Vec2::new(shift_x, shift_y) - p;
-                let range = self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize;
-                for i in range {
-                    let offset = if short_way {
-                        model::wrapped_offset(p, self.positions[i], self.period)
-                    } else {
-                        self.positions[i] + shift
-                    };
-                    if offset.length_squared() <= r2 {
-                        f(i, offset, self.velocities[i]);
-                    }
-                }
+                // The run goes on to the row's last column at most.
+                let last = x1.min(x + (self.cols - 1 - col) as i64);
+                let first_cell = row * self.cols + col;
+                let end_cell = first_cell + (last - x) as usize + 1;
+                let range =
+                    self.cell_start[first_cell] as usize..self.cell_start[end_cell] as usize;
+                f(range, Vec2::new(shift_x, shift_y));
+                x = last + 1;
             }
         }
+    }
+
+    /// Calls `f(index, offset, velocity)` for every agent within `radius`
+    /// of `p` (`offset` = its position - `p`, the short way round a
+    /// wrapping world). `index` is its place in the grid's arrays.
+    pub fn for_each_within(&self, p: Vec2, radius: f32, mut f: impl FnMut(usize, Vec2, Vec2)) {
+        let r2 = radius * radius;
+        let inside = self.inside_period(p);
+        self.for_each_run(p, radius, |range, shift| {
+            for i in range {
+                let offset = match shift {
+                    Some(shift) => self.position(i) + shift,
+                    None => model::wrapped_offset(inside, self.position(i), self.period),
+                };
+                if offset.length_squared() <= r2 {
+                    f(i, offset, self.velocity(i));
+                }
+            }
+        });
+    }
+
+    /// The flocking sums of an agent at `p` that sees as `view`, over every
+    /// agent within `reach` of it but itself (and any on its very spot):
+    /// a [`FlockBatch`] over the runs of cells around `p`, four candidates
+    /// at a time.
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_steering::{NeighborGrid, model::{FlockParams, FlockView}};
+    /// let mut grid = NeighborGrid::default();
+    /// let ids = [Entity::from_raw_u32(1).unwrap(), Entity::from_raw_u32(2).unwrap()];
+    /// grid.rebuild([(ids[0], Vec2::ZERO, Vec2::ZERO), (ids[1], Vec2::new(10.0, 0.0), Vec2::X)], 70.0, None);
+    /// let params = FlockParams::default();
+    /// let sums = grid.flock_sums(Vec2::ZERO, params.reach(), &FlockView::new(&params, Vec2::ZERO));
+    /// assert_eq!(sums.neighbors(), 1);
+    /// ```
+    pub fn flock_sums(&self, p: Vec2, reach: f32, view: &FlockView) -> FlockSums {
+        let mut batch = FlockBatch::new(view);
+        let mut sums = FlockSums::default();
+        let inside = self.inside_period(p);
+        self.for_each_run(p, reach, |range, shift| match shift {
+            Some(shift) => batch.add_block(self.block(range), shift),
+            None => {
+                for i in range {
+                    let offset = model::wrapped_offset(inside, self.position(i), self.period);
+                    sums.add(
+                        Neighbor {
+                            offset,
+                            vel: self.velocity(i),
+                        },
+                        view,
+                    );
+                }
+            }
+        });
+        sums.merge(batch.finish());
+        sums
     }
 
     /// The agents within `radius` of `p`, with their positions.
     pub fn within(&self, p: Vec2, radius: f32) -> impl Iterator<Item = (Entity, Vec2)> {
         let mut found = Vec::new();
         self.for_each_within(p, radius, |i, _, _| {
-            found.push((self.entities[i], self.positions[i]))
+            found.push((self.entities[i], self.position(i)))
         });
         found.into_iter()
     }
@@ -339,6 +483,12 @@ impl NeighborGrid {
     /// The entity at `index` of the grid's arrays.
     pub fn entity(&self, index: usize) -> Entity {
         self.entities[index]
+    }
+
+    /// Where `entity` is in the grid's arrays, if the grid holds it.
+    pub fn index_of(&self, entity: Entity) -> Option<usize> {
+        let slot = *self.slot_of.get(entity.index_u32() as usize)? as usize;
+        (self.entities.get(slot) == Some(&entity)).then_some(slot)
     }
 }
 
@@ -367,11 +517,96 @@ pub(crate) fn rebuild_grid(
     );
 }
 
+/// Flocking's working memory, kept from step to step so that, once warm, a
+/// step allocates nothing of its own.
+#[derive(Default)]
+pub(crate) struct FlockScratch {
+    /// By grid slot: how the agent there flocks, if it flocks cell by cell.
+    flockers: Vec<Option<FlockParams>>,
+    /// By grid slot: the sums the cell pass found for it.
+    sums: Vec<Option<FlockSums>>,
+    /// One gathered neighborhood a task.
+    neighborhoods: Vec<Neighborhood>,
+}
+
+/// The agents of a cell and the cells round it, copied side by side and
+/// moved across any wrapping edge, so every agent of the cell reads its
+/// candidates from one short, contiguous block.
+#[derive(Default)]
+struct Neighborhood {
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    vxs: Vec<f32>,
+    vys: Vec<f32>,
+}
+
+impl Neighborhood {
+    fn gather(&mut self, grid: &NeighborGrid, cell: usize) {
+        for column in [&mut self.xs, &mut self.ys, &mut self.vxs, &mut self.vys] {
+            column.clear();
+        }
+        let coords = ((cell % grid.cols) as i64, (cell / grid.cols) as i64);
+        grid.for_each_run_around(coords, (1, 1), |range, shift| {
+            self.xs
+                .extend(grid.xs[range.clone()].iter().map(|x| x + shift.x));
+            self.ys
+                .extend(grid.ys[range.clone()].iter().map(|y| y + shift.y));
+            self.vxs.extend_from_slice(&grid.vxs[range.clone()]);
+            self.vys.extend_from_slice(&grid.vys[range]);
+        });
+    }
+
+    fn block(&self) -> NeighborBlock<'_> {
+        NeighborBlock {
+            xs: &self.xs,
+            ys: &self.ys,
+            vxs: &self.vxs,
+            vys: &self.vys,
+        }
+    }
+}
+
+/// The sums of every flocker in `cells`, whose slots start at `first_slot`
+/// (`sums[0]` is that slot's), each cell's neighborhood gathered once for
+/// all its agents.
+fn flock_cells(
+    grid: &NeighborGrid,
+    cells: Range<usize>,
+    flockers: &[Option<FlockParams>],
+    sums: &mut [Option<FlockSums>],
+    first_slot: usize,
+    neighborhood: &mut Neighborhood,
+) {
+    for cell in cells {
+        let slots = grid.cell_start[cell] as usize..grid.cell_start[cell + 1] as usize;
+        if flockers[slots.clone()].iter().all(Option::is_none) {
+            continue;
+        }
+        neighborhood.gather(grid, cell);
+        for slot in slots {
+            let Some(params) = &flockers[slot] else {
+                continue;
+            };
+            let view = FlockView::new(params, grid.velocity(slot));
+            let mut batch = FlockBatch::new(&view);
+            batch.add_block(neighborhood.block(), -grid.position(slot));
+            sums[slot - first_slot] = Some(batch.finish());
+        }
+    }
+}
+
 /// [`SteeringSystems::Flock`](crate::SteeringSystems::Flock): each flocking
 /// agent adds the three rules' steering over its neighbors, in one pass.
+///
+/// The neighbors are summed cell by cell of the grid, in parallel: each
+/// cell's neighborhood is gathered into one block once, and every flocker
+/// in the cell weighs the block four candidates at a time. Agents that
+/// cap their neighbors, reach past the next cell, or live in a world too
+/// small for that, are summed one by one through the grid instead.
 pub(crate) fn flock(
     settings: Res<SteeringSettings>,
     grid: Res<NeighborGrid>,
+    mut scratch: Local<FlockScratch>,
     mut agents: Query<(
         Entity,
         &Position,
@@ -381,36 +616,101 @@ pub(crate) fn flock(
         &mut SteeringForce,
     )>,
 ) {
-    agents
-        .par_iter_mut()
-        .for_each(|(entity, pos, vel, flocking, overrides, mut force)| {
+    let grid = &*grid;
+    let FlockScratch {
+        flockers,
+        sums,
+        neighborhoods,
+    } = &mut *scratch;
+    let slots = grid.len();
+    flockers.clear();
+    flockers.resize(slots, None);
+    sums.clear();
+    sums.resize(slots, None);
+    let by_cells = !grid.covers_an_axis((1, 1));
+    let mut any = false;
+    for (entity, _, _, flocking, _, _) in &agents {
+        let params = flocking.params();
+        let (rings_x, rings_y) = grid.rings(params.reach());
+        if by_cells
+            && flocking.max_neighbors.is_none()
+            && rings_x <= 1
+            && rings_y <= 1
+            && let Some(slot) = grid.index_of(entity)
+        {
+            flockers[slot] = Some(params);
+            any = true;
+        }
+    }
+    if any {
+        let cells = grid.cols * grid.rows;
+        let pool = ComputeTaskPool::get();
+        // A few tasks a thread, so a crowded stretch of cells does not keep
+        // one thread busy while the others wait.
+        let tasks = if pool.thread_num() <= 1 {
+            1
+        } else {
+            (pool.thread_num() * 4).min(cells)
+        };
+        neighborhoods.resize_with(tasks.max(neighborhoods.len()), Neighborhood::default);
+        let flockers = &*flockers;
+        let run = |task: usize, sums: &mut [Option<FlockSums>], neighborhood| {
+            let cells = task * cells / tasks..(task + 1) * cells / tasks;
+            let first_slot = grid.cell_start[cells.start] as usize;
+            flock_cells(grid, cells, flockers, sums, first_slot, neighborhood);
+        };
+        if tasks == 1 {
+            run(0, sums, &mut neighborhoods[0]);
+        } else {
+            pool.scope(|scope| {
+                let mut rest = &mut sums[..];
+                for (task, neighborhood) in neighborhoods.iter_mut().take(tasks).enumerate() {
+                    let end_cell = (task + 1) * cells / tasks;
+                    let end_slot = grid.cell_start[end_cell] as usize;
+                    let start_slot = grid.cell_start[task * cells / tasks] as usize;
+                    let (mine, others) =
+                        std::mem::take(&mut rest).split_at_mut(end_slot - start_slot);
+                    rest = others;
+                    let run = &run;
+                    scope.spawn(async move { run(task, mine, neighborhood) });
+                }
+            });
+        }
+    }
+    let sums = &*sums;
+    agents.par_iter_mut().for_each_init(
+        Vec::new,
+        |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, overrides, mut force)| {
             let agent = settings.params(overrides);
             let params = flocking.params();
-            let heading = model::direction(vel.0);
-            let mut sums = FlockSums::default();
-            match flocking.max_neighbors {
-                None => grid.for_each_within(pos.0, params.reach(), |i, offset, v| {
-                    if grid.entity(i) != entity {
-                        sums.add(Neighbor { offset, vel: v }, &params, heading);
-                    }
-                }),
-                Some(limit) => {
-                    let mut near: Vec<Neighbor> = Vec::new();
-                    grid.for_each_within(pos.0, params.reach(), |i, offset, v| {
-                        if grid.entity(i) != entity {
-                            near.push(Neighbor { offset, vel: v });
+            let by_cell = grid.index_of(entity).and_then(|slot| sums[slot]);
+            let sums = by_cell.unwrap_or_else(|| {
+                let view = FlockView::new(&params, vel.0);
+                match flocking.max_neighbors {
+                    None => grid.flock_sums(pos.0, params.reach(), &view),
+                    Some(limit) => {
+                        near.clear();
+                        grid.for_each_within(pos.0, params.reach(), |_, offset, vel| {
+                            near.push(Neighbor { offset, vel })
+                        });
+                        // Unstable sort: no allocation, and still
+                        // deterministic (the grid's order is).
+                        near.sort_unstable_by(|a, b| {
+                            a.offset
+                                .length_squared()
+                                .total_cmp(&b.offset.length_squared())
+                        });
+                        let mut sums = FlockSums::default();
+                        // The agent itself is at offset zero, first, and
+                        // adds nothing: it does not use up a place.
+                        for n in near.iter().filter(|n| n.offset != Vec2::ZERO).take(limit) {
+                            sums.add(*n, &view);
                         }
-                    });
-                    near.sort_by(|a, b| {
-                        a.offset
-                            .length_squared()
-                            .total_cmp(&b.offset.length_squared())
-                    });
-                    for n in near.into_iter().take(limit) {
-                        sums.add(n, &params, heading);
+                        sums
                     }
                 }
-            }
+            });
             force.0 += sums.steering(vel.0, &params, agent.limits.max_speed, agent.response_time);
-        });
+        },
+    );
 }

@@ -157,6 +157,7 @@ impl Plugin for SteeringPlugin {
             .register_type::<Weighted>()
             .register_type::<SteeringOverride>()
             .register_type::<Trail>()
+            .register_type::<TrailClock>()
             .register_type::<MeasuredVelocity>()
             .register_type::<crate::neighbors::Flocking>()
             .register_type::<SteeringSettings>()
@@ -164,6 +165,7 @@ impl Plugin for SteeringPlugin {
             .register_type::<InterpolateTransforms>();
 
         app.init_resource::<SteeringSettings>()
+            .init_resource::<TrailClock>()
             .init_resource::<crate::neighbors::NeighborGrid>()
             .insert_resource(SteeringSeed::new(self.seed))
             .insert_resource(InterpolateTransforms(self.schedule_is_fixed()));

@@ -119,7 +119,7 @@ fn desired_velocity(
     params: &AgentParams,
     targets: &Query<TargetData>,
     cache: &mut TargetCache,
-    wander: &mut (&mut WanderAngle, &mut WanderRng),
+    wander: &mut (Mut<WanderAngle>, Mut<WanderRng>),
     dt: f32,
 ) -> Option<Vec2> {
     let model::Kinematics { pos, vel } = kinematics;
@@ -185,7 +185,9 @@ pub(crate) fn desire(
                 pos: pos.0,
                 vel: vel.0,
             };
-            let mut wander = (angle.into_inner(), rng.into_inner());
+            // Kept as `Mut`: only a wandering part writes them (and marks
+            // them changed).
+            let mut wander = (angle, rng);
             let mut weighted = Vec2::ZERO;
             let mut total = 0.0;
             behavior.for_each_part(settings.graze_flee_weight, |weight, steer| {
@@ -304,44 +306,43 @@ pub(crate) fn wrap(
 /// face the way they move, and keep their heading when nearly still.
 pub(crate) fn face_velocity(mut agents: Query<(&Velocity, &mut Heading), With<SteeringAgent>>) {
     agents.par_iter_mut().for_each(|(vel, mut heading)| {
-        let next = model::heading(vel.0, heading.0);
-        if next != heading.0 {
-            heading.0 = next;
+        let next = model::heading(vel.0, heading.0.as_vec2());
+        if next != heading.0.as_vec2() {
+            // `model::heading` returns a unit vector.
+            heading.0 = Dir2::new_unchecked(next);
         }
     });
 }
 
 /// [`SteeringSystems::Trail`](crate::SteeringSystems::Trail): every
-/// `trail_interval` seconds of simulated time, each trail adds where its
-/// agent is, keeping the last `trail_length` places.
+/// `trail_interval` seconds of simulated time, by one [`TrailClock`], each
+/// trail adds where its agent is, keeping the last `trail_length` places.
 pub(crate) fn sample_trails(
     settings: Res<SteeringSettings>,
     time: Res<Time>,
+    mut clock: ResMut<TrailClock>,
     mut trails: Query<(&Position, &mut Trail)>,
 ) {
     let dt = model::sanitize_dt(time.delta_secs());
     let interval = settings.trail_interval;
-    let length = settings.trail_length;
-    trails.par_iter_mut().for_each(|(pos, mut trail)| {
-        trail.since_last_sample += dt;
-        // A bad interval samples once a step rather than never or forever.
-        let due = if interval.is_finite() && interval > 0.0 {
-            trail.since_last_sample >= interval
-        } else {
-            true
-        };
-        if !due {
+    clock.since_last_sample += dt;
+    if interval.is_finite() && interval > 0.0 {
+        if clock.since_last_sample < interval {
             return;
         }
-        if interval.is_finite() && interval > 0.0 {
-            trail.since_last_sample -= interval;
-            // After a long pause, do not try to catch up sample by sample.
-            trail.since_last_sample = trail.since_last_sample.min(interval);
-        } else {
-            trail.since_last_sample = 0.0;
-        }
+        clock.since_last_sample -= interval;
+        // After a long pause, do not try to catch up sample by sample.
+        clock.since_last_sample = clock.since_last_sample.min(interval);
+    } else {
+        // A bad interval samples once a step rather than never or forever.
+        clock.since_last_sample = 0.0;
+    }
+    let length = settings.trail_length;
+    trails.par_iter_mut().for_each(|(pos, mut trail)| {
         if length == 0 {
-            trail.points.clear();
+            if !trail.points.is_empty() {
+                trail.points.clear();
+            }
             return;
         }
         while trail.points.len() >= length {
@@ -374,6 +375,6 @@ pub(crate) fn sync_transforms(
             let drawn = previous.0.lerp(pos.0, alpha);
             transform.translation.x = drawn.x;
             transform.translation.y = drawn.y;
-            transform.rotation = Quat::from_rotation_z(heading.0);
+            transform.rotation = heading.rotation();
         });
 }

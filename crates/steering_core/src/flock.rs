@@ -1,9 +1,12 @@
 //! Flocking: Reynolds' three rules (separation, alignment, cohesion) as
 //! steering forces of the same kind as every other behavior, computed in one
-//! pass over an agent's neighbors.
+//! pass over an agent's neighbors: one by one ([`FlockSums::add`]), or
+//! four at a time over neighbors laid out as parallel arrays
+//! ([`FlockBatch`]), the same arithmetic either way.
 
 use crate::model::{direction, finite_or_zero, sanitize_limit, sanitize_speed, steering};
 use glam::Vec2;
+use wide::f32x4;
 
 /// One neighbor as an agent sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -56,6 +59,246 @@ impl FlockParams {
     }
 }
 
+/// One agent's view of its neighbors for a pass: the rules' radii, sanitized
+/// once, and its field of view. Build it once per agent, then feed
+/// neighbors to [`FlockSums::add`] or [`FlockSums::add_block`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockView {
+    separation_radius_squared: f32,
+    neighbor_radius_squared: f32,
+    inverse_separation_radius: f32,
+    heading: Vec2,
+    /// A neighbor is seen if `offset · heading >= distance * min_cos`;
+    /// `-inf` sees all round.
+    min_cos: f32,
+}
+
+impl FlockView {
+    /// The view of an agent facing `heading` (a unit vector, or zero for an
+    /// agent that sees all round) under `params`.
+    pub fn new(params: &FlockParams, heading: Vec2) -> Self {
+        let separation = sanitize_limit(params.separation_radius);
+        let neighbor = sanitize_limit(params.neighbor_radius);
+        let heading = direction(heading);
+        let min_cos = match params.view_half_angle.map(f32::cos) {
+            Some(cos) if cos.is_finite() && heading != Vec2::ZERO => cos,
+            // No cone, no heading to point it, or an angle with no cosine:
+            // all round, as before the cone existed.
+            _ => f32::NEG_INFINITY,
+        };
+        Self {
+            separation_radius_squared: separation * separation,
+            neighbor_radius_squared: neighbor * neighbor,
+            // Infinite radius: full-strength push at any distance.
+            inverse_separation_radius: if separation > 0.0 {
+                1.0 / separation
+            } else {
+                0.0
+            },
+            heading,
+            min_cos,
+        }
+    }
+}
+
+/// Neighbor candidates as four parallel arrays (positions and velocities,
+/// x and y apart): the layout [`FlockBatch::add_block`] reads four at a
+/// time. If their lengths differ, the shortest decides.
+#[derive(Clone, Copy, Debug)]
+pub struct NeighborBlock<'a> {
+    /// Positions, x.
+    pub xs: &'a [f32],
+    /// Positions, y.
+    pub ys: &'a [f32],
+    /// Velocities, x.
+    pub vxs: &'a [f32],
+    /// Velocities, y.
+    pub vys: &'a [f32],
+}
+
+/// How many candidates [`FlockBatch::add_block`] weighs side by side: one
+/// SSE or NEON register of `f32`s. (Eight, two registers' worth, measured
+/// slower: too few registers for the sums, which spill.)
+const LANES: usize = 4;
+
+/// What one candidate adds, as [`FlockBatch`] computes it lane by lane:
+/// `(push, pushes, velocity, offset, counts)`. A candidate counts if it
+/// is not on the agent's very spot (the agent itself, or one it cannot tell
+/// a direction to), is in view, and is within a radius; a non-finite
+/// offset is never within one.
+#[inline(always)]
+fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32) -> [f32; 8] {
+    let d2 = dx * dx + dy * dy;
+    let d = d2.sqrt();
+    let seen = (d2 > 0.0) & (dx * view.heading.x + dy * view.heading.y >= d * view.min_cos);
+    let pushes = seen & (d2 < view.separation_radius_squared);
+    let counts = seen & (d2 < view.neighbor_radius_squared);
+    // Away, harder the closer: -offset/d * (1 - d/r) = -offset * (1/d - 1/r).
+    let k = 1.0 / d - view.inverse_separation_radius;
+    let vel_ok = counts & vx.is_finite() & vy.is_finite();
+    [
+        if pushes { -dx * k } else { 0.0 },
+        if pushes { -dy * k } else { 0.0 },
+        if pushes { 1.0 } else { 0.0 },
+        if vel_ok { vx } else { 0.0 },
+        if vel_ok { vy } else { 0.0 },
+        if counts { dx } else { 0.0 },
+        if counts { dy } else { 0.0 },
+        if counts { 1.0 } else { 0.0 },
+    ]
+}
+
+/// [`FlockSums`] four lanes wide: the hot loop of a neighbor grid. Feed it
+/// blocks of candidates with [`FlockBatch::add_block`], then
+/// [`FlockBatch::finish`] adds the lanes up, once.
+///
+/// ```
+/// # use steering_core::{FlockBatch, FlockParams, FlockView, NeighborBlock, Vec2};
+/// let view = FlockView::new(&FlockParams::default(), Vec2::ZERO);
+/// // The agent at (100, 100) itself, one neighbor 10 px right, one far away.
+/// let (xs, ys) = ([100.0, 110.0, 900.0], [100.0, 100.0, 100.0]);
+/// let mut batch = FlockBatch::new(&view);
+/// batch.add_block(NeighborBlock { xs: &xs, ys: &ys, vxs: &[0.0; 3], vys: &[0.0; 3] }, Vec2::new(-100.0, -100.0));
+/// assert_eq!(batch.finish().neighbors(), 1);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct FlockBatch {
+    has_view_cone: bool,
+    heading_x: f32x4,
+    heading_y: f32x4,
+    min_cos: f32x4,
+    separation2: f32x4,
+    neighbor2: f32x4,
+    inverse_separation: f32x4,
+    push_x: f32x4,
+    push_y: f32x4,
+    pushers: f32x4,
+    vel_x: f32x4,
+    vel_y: f32x4,
+    offset_x: f32x4,
+    offset_y: f32x4,
+    neighbors: f32x4,
+}
+
+impl FlockBatch {
+    /// An empty pass of an agent that sees as `view`.
+    #[inline]
+    pub fn new(view: &FlockView) -> Self {
+        let zero = f32x4::splat(0.0);
+        Self {
+            has_view_cone: view.min_cos != f32::NEG_INFINITY,
+            heading_x: f32x4::splat(view.heading.x),
+            heading_y: f32x4::splat(view.heading.y),
+            min_cos: f32x4::splat(view.min_cos),
+            separation2: f32x4::splat(view.separation_radius_squared),
+            neighbor2: f32x4::splat(view.neighbor_radius_squared),
+            inverse_separation: f32x4::splat(view.inverse_separation_radius),
+            push_x: zero,
+            push_y: zero,
+            pushers: zero,
+            vel_x: zero,
+            vel_y: zero,
+            offset_x: zero,
+            offset_y: zero,
+            neighbors: zero,
+        }
+    }
+
+    /// Counts every candidate of `block`, each at offset `position + shift`
+    /// from the agent (so `shift` is minus the agent's position, plus any
+    /// wrap period the block is seen across), as [`FlockSums::add`] would:
+    /// candidates out of reach, out of view or on the agent's spot (the
+    /// agent itself) add nothing, so a block may hold them. The same sums
+    /// as adding one by one, up to rounding, four candidates at a time.
+    #[inline]
+    pub fn add_block(&mut self, block: NeighborBlock, shift: Vec2) {
+        let n = block
+            .xs
+            .len()
+            .min(block.ys.len())
+            .min(block.vxs.len())
+            .min(block.vys.len());
+        let (x_chunks, x_rest) = block.xs[..n].as_chunks::<LANES>();
+        let (y_chunks, y_rest) = block.ys[..n].as_chunks::<LANES>();
+        let (vx_chunks, vx_rest) = block.vxs[..n].as_chunks::<LANES>();
+        let (vy_chunks, vy_rest) = block.vys[..n].as_chunks::<LANES>();
+        let (shift_x, shift_y) = (f32x4::splat(shift.x), f32x4::splat(shift.y));
+        for (((x, y), vx), vy) in x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks) {
+            self.add_lanes(
+                f32x4::new(*x) + shift_x,
+                f32x4::new(*y) + shift_y,
+                f32x4::new(*vx),
+                f32x4::new(*vy),
+            );
+        }
+        if !x_rest.is_empty() {
+            // The last few, padded with candidates at NaN, which are never
+            // within reach.
+            let pad = |rest: &[f32], fill: f32| {
+                let mut lanes = [fill; LANES];
+                // Element by element: `copy_from_slice` of a few floats is a
+                // call to `memmove`.
+                for (lane, value) in lanes.iter_mut().zip(rest) {
+                    *lane = *value;
+                }
+                f32x4::new(lanes)
+            };
+            self.add_lanes(
+                pad(x_rest, f32::NAN) + shift_x,
+                pad(y_rest, f32::NAN) + shift_y,
+                pad(vx_rest, 0.0),
+                pad(vy_rest, 0.0),
+            );
+        }
+    }
+
+    /// The arithmetic of `contribution`, four lanes at a time; masks pick
+    /// what counts, so a masked-out NaN or infinity never reaches a sum.
+    /// The square root and division are only for a field of view and for
+    /// separation's few close neighbors, so they wait until a lane needs them.
+    #[inline(always)]
+    fn add_lanes(&mut self, dx: f32x4, dy: f32x4, vx: f32x4, vy: f32x4) {
+        let zero = f32x4::splat(0.0);
+        let one = f32x4::splat(1.0);
+        let d2 = dx * dx + dy * dy;
+        let mut seen = d2.simd_gt(zero);
+        if self.has_view_cone {
+            let d = d2.sqrt();
+            seen &= (dx * self.heading_x + dy * self.heading_y).simd_ge(d * self.min_cos);
+        }
+        // A mask is all ones or all zeros, so `value & mask` keeps a lane's
+        // value or makes it +0: a select with zero, in one instruction.
+        let counts = seen & d2.simd_lt(self.neighbor2);
+        // x * 0 is 0 for a finite x and NaN otherwise.
+        let vel_ok = counts & (vx * zero + vy * zero).simd_eq(zero);
+        self.vel_x += vx & vel_ok;
+        self.vel_y += vy & vel_ok;
+        self.offset_x += dx & counts;
+        self.offset_y += dy & counts;
+        self.neighbors += one & counts;
+        let pushes = seen & d2.simd_lt(self.separation2);
+        if pushes.any() {
+            let k = one / d2.sqrt() - self.inverse_separation;
+            self.push_x -= (dx * k) & pushes;
+            self.push_y -= (dy * k) & pushes;
+            self.pushers += one & pushes;
+        }
+    }
+
+    /// The sums, lane by lane in order: the same whatever the machine.
+    #[inline]
+    pub fn finish(self) -> FlockSums {
+        let total = |v: f32x4| v.to_array().into_iter().fold(0.0, |sum, x| sum + x);
+        FlockSums {
+            push: Vec2::new(total(self.push_x), total(self.push_y)),
+            pushers: total(self.pushers) as u32,
+            velocity: Vec2::new(total(self.vel_x), total(self.vel_y)),
+            offset: Vec2::new(total(self.offset_x), total(self.offset_y)),
+            neighbors: total(self.neighbors) as u32,
+        }
+    }
+}
+
 /// Running sums of one pass over the neighbors.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FlockSums {
@@ -67,32 +310,38 @@ pub struct FlockSums {
 }
 
 impl FlockSums {
-    /// Counts one neighbor, if the agent (facing `heading`, a unit vector or
-    /// zero) can see it and it is within reach.
+    /// Counts one neighbor, if the agent can see it, it is within reach, and
+    /// it is not on the agent's very spot (a neighbor there has no direction
+    /// to be pushed from, and counts as the agent itself). A non-finite
+    /// offset is out of reach; a non-finite velocity counts as still.
     #[inline]
-    pub fn add(&mut self, neighbor: Neighbor, params: &FlockParams, heading: Vec2) {
-        let offset = finite_or_zero(neighbor.offset);
-        let distance = offset.length();
-        if let Some(half_angle) = params.view_half_angle
-            && heading != Vec2::ZERO
-            && distance > 0.0
-            && offset.dot(heading) < distance * half_angle.cos()
-        {
-            return;
-        }
-        let separation = sanitize_limit(params.separation_radius);
-        if distance < separation {
-            // Away from the neighbor, harder the closer: 1 on top of it, 0 at
-            // the radius. Two agents on one spot have no "away", and add
-            // nothing rather than NaN.
-            self.push -= direction(offset) * (1.0 - distance / separation);
-            self.pushers += 1;
-        }
-        if distance < sanitize_limit(params.neighbor_radius) {
-            self.velocity += finite_or_zero(neighbor.vel);
-            self.offset += offset;
-            self.neighbors += 1;
-        }
+    pub fn add(&mut self, neighbor: Neighbor, view: &FlockView) {
+        let Neighbor { offset, vel } = neighbor;
+        let [px, py, pushes, vx, vy, ox, oy, counts] =
+            contribution(view, offset.x, offset.y, vel.x, vel.y);
+        self.push += Vec2::new(px, py);
+        self.pushers += pushes as u32;
+        self.velocity += Vec2::new(vx, vy);
+        self.offset += Vec2::new(ox, oy);
+        self.neighbors += counts as u32;
+    }
+
+    /// Counts every candidate of `block`, each at offset `position + shift`
+    /// from the agent, as [`FlockBatch::add_block`] does. For several blocks
+    /// in a row, a [`FlockBatch`] is faster: it adds its lanes up once.
+    pub fn add_block(&mut self, view: &FlockView, block: NeighborBlock, shift: Vec2) {
+        let mut batch = FlockBatch::new(view);
+        batch.add_block(block, shift);
+        self.merge(batch.finish());
+    }
+
+    /// Adds the sums of another pass (over other neighbors) to these.
+    pub fn merge(&mut self, other: FlockSums) {
+        self.push += other.push;
+        self.pushers += other.pushers;
+        self.velocity += other.velocity;
+        self.offset += other.offset;
+        self.neighbors += other.neighbors;
     }
 
     /// How many neighbors count for alignment and cohesion.
@@ -136,8 +385,9 @@ impl FlockSums {
     }
 }
 
-/// The flocking steering of an agent with velocity `vel` among `neighbors`,
-/// in one pass: [`FlockSums`] over them, then [`FlockSums::steering`].
+/// The flocking steering of an agent with velocity `vel` (which is also
+/// where it looks) among `neighbors`, in one pass: [`FlockSums`] over them,
+/// then [`FlockSums::steering`].
 ///
 /// ```
 /// # use steering_core::{flock_steering, FlockParams, Neighbor, Vec2};
@@ -154,10 +404,10 @@ pub fn flock_steering(
     max_speed: f32,
     response_time: f32,
 ) -> Vec2 {
-    let heading = direction(vel);
+    let view = FlockView::new(params, vel);
     let mut sums = FlockSums::default();
     for neighbor in neighbors {
-        sums.add(neighbor, params, heading);
+        sums.add(neighbor, &view);
     }
     sums.steering(vel, params, max_speed, response_time)
 }

@@ -2,7 +2,7 @@
 //! heading an agent is drawn facing.
 
 use crate::defaults::HEADING_MIN_SPEED;
-use crate::model::finite_or_zero;
+use crate::model::{direction, finite_or_zero};
 use glam::Vec2;
 
 /// Off one edge of the rectangle `min..max`, back on at the opposite one, as
@@ -38,23 +38,34 @@ fn wrap_axis(x: f32, min: f32, max: f32) -> f32 {
     min + (x - min).rem_euclid(size)
 }
 
-/// The way an agent faces: along its velocity, or, slower than
-/// [`HEADING_MIN_SPEED`] (1 px/s), the heading it had, so a stopped agent
-/// does not snap to face right. In radians.
+/// The way an agent faces, as a unit vector: along its velocity, or,
+/// slower than [`HEADING_MIN_SPEED`] (1 px/s), the way it faced (`previous`,
+/// made a unit vector; +x if it has no direction), so a stopped agent does
+/// not snap to face right. A direction rather than an angle: no `atan2`
+/// each step, and a rotation follows from it without trigonometry.
 ///
 /// ```
 /// # use steering_core::{heading, Vec2};
-/// assert_eq!(heading(Vec2::new(0.0, 5.0), 0.0), std::f32::consts::FRAC_PI_2);
-/// assert_eq!(heading(Vec2::new(0.5, 0.0), 2.0), 2.0);
+/// assert_eq!(heading(Vec2::new(0.0, 5.0), Vec2::X), Vec2::Y);
+/// assert_eq!(heading(Vec2::new(0.5, 0.0), Vec2::Y), Vec2::Y);
 /// ```
 #[inline]
-pub fn heading(vel: Vec2, previous: f32) -> f32 {
+pub fn heading(vel: Vec2, previous: Vec2) -> Vec2 {
     let vel = finite_or_zero(vel);
-    if vel.length() > HEADING_MIN_SPEED {
-        vel.to_angle()
-    } else if previous.is_finite() {
+    let speed = vel.length();
+    if speed > HEADING_MIN_SPEED {
+        // A speed too big to square has a direction all the same.
+        if speed.is_finite() {
+            vel / speed
+        } else {
+            direction(vel)
+        }
+    } else if previous.is_normalized() {
         previous
     } else {
-        0.0
+        match direction(previous) {
+            Vec2::ZERO => Vec2::X,
+            facing => facing,
+        }
     }
 }

@@ -364,14 +364,21 @@ fn wrap_moves_an_agent_to_the_opposite_edge() {
 
 #[test]
 fn heading_follows_the_velocity_and_keeps_still_agents_facing() {
-    assert_eq!(heading(Vec2::new(-2.0, 0.0), 0.0), std::f32::consts::PI);
+    assert_eq!(heading(Vec2::new(-2.0, 0.0), Vec2::X), Vec2::NEG_X);
     assert_eq!(
-        heading(Vec2::new(0.0, 1.0), 0.7),
-        0.7,
+        heading(Vec2::new(0.0, 1.0), Vec2::Y),
+        Vec2::Y,
         "1 px/s is not enough"
     );
-    assert_eq!(heading(Vec2::NAN, 0.7), 0.7);
-    assert_eq!(heading(Vec2::ZERO, f32::NAN), 0.0);
+    assert_eq!(heading(Vec2::NAN, Vec2::NEG_Y), Vec2::NEG_Y);
+    // A previous heading that is not a unit vector is made one, or +x.
+    assert_eq!(heading(Vec2::ZERO, Vec2::new(0.0, 3.0)), Vec2::Y);
+    assert_eq!(heading(Vec2::ZERO, Vec2::NAN), Vec2::X);
+    assert_eq!(heading(Vec2::ZERO, Vec2::ZERO), Vec2::X);
+    // Huge speeds still have a direction.
+    assert_eq!(heading(Vec2::new(f32::MAX, 0.0), Vec2::Y), Vec2::X);
+    let diagonal = heading(Vec2::new(3.0, 4.0), Vec2::X);
+    assert!((diagonal - Vec2::new(0.6, 0.8)).length() < 1e-6);
 }
 
 #[test]
@@ -526,4 +533,52 @@ fn offsets_take_the_short_way_round_a_wrapping_world() {
         wrapped_offset(Vec2::ZERO, Vec2::new(990.0, 0.0), Vec2::ZERO),
         Vec2::new(990.0, 0.0)
     );
+}
+
+#[test]
+fn a_block_skips_the_agent_itself_and_reads_every_length() {
+    let params = FlockParams::default();
+    let view = FlockView::new(&params, Vec2::ZERO);
+    // 0 to 20 neighbors in a row, 10 px apart, plus the agent at the origin:
+    // every length, whole chunks of four and the padded rest.
+    for n in 0..=20usize {
+        let xs: Vec<f32> = (0..=n).map(|i| i as f32 * 10.0).collect();
+        let zeros = vec![0.0; n + 1];
+        let mut batch = FlockBatch::new(&view);
+        batch.add_block(
+            NeighborBlock {
+                xs: &xs,
+                ys: &zeros,
+                vxs: &zeros,
+                vys: &zeros,
+            },
+            Vec2::ZERO,
+        );
+        // Within 70 px: 10, 20, ..., 60 (70 is not closer than 70).
+        assert_eq!(batch.finish().neighbors(), n.min(6) as u32, "{n} neighbors");
+    }
+}
+
+#[test]
+fn a_neighbor_with_a_non_finite_velocity_counts_as_still() {
+    let params = FlockParams {
+        separation_weight: 0.0,
+        cohesion_weight: 0.0,
+        ..Default::default()
+    };
+    let view = FlockView::new(&params, Vec2::ZERO);
+    let xs = [10.0, 20.0];
+    let mut batch = FlockBatch::new(&view);
+    batch.add_block(
+        NeighborBlock {
+            xs: &xs,
+            ys: &[0.0, 0.0],
+            vxs: &[f32::NAN, 100.0],
+            vys: &[0.0, f32::INFINITY],
+        },
+        Vec2::ZERO,
+    );
+    let sums = batch.finish();
+    assert_eq!(sums.neighbors(), 2);
+    assert_eq!(sums.steering(Vec2::ZERO, &params, 220.0, 1.0), Vec2::ZERO);
 }

@@ -65,7 +65,8 @@ proptest! {
         prop_assert!(truncated(pos, max_speed).is_finite());
         prop_assert!(measured_velocity(vel, pos, target, dt, rt).is_finite());
         prop_assert!(wrap(pos, target, vel).0.is_finite() || !pos.is_finite());
-        prop_assert!(heading(vel, angle).is_finite());
+        prop_assert!(heading(vel, Vec2::from_angle(angle)).is_normalized());
+        prop_assert!(heading(vel, target).is_normalized());
         let stepped = step(Kinematics { pos, vel }, target_vel, Limits { max_speed, max_force: radius }, dt);
         prop_assert!(stepped.pos.is_finite() && stepped.vel.is_finite());
     }
@@ -134,5 +135,98 @@ proptest! {
         };
         let neighbors = offsets.into_iter().map(|(offset, vel)| Neighbor { offset, vel });
         prop_assert!(flock_steering(vel, neighbors, &params, max_speed, rt).is_finite());
+    }
+}
+
+/// A neighbor's sums one by one through [`FlockSums::add`], and eight at a
+/// time through a [`FlockBatch`] block: the same, up to rounding.
+fn one_by_one(view: &FlockView, neighbors: &[(Vec2, Vec2)]) -> FlockSums {
+    let mut sums = FlockSums::default();
+    for (offset, vel) in neighbors {
+        sums.add(
+            Neighbor {
+                offset: *offset,
+                vel: *vel,
+            },
+            view,
+        );
+    }
+    sums
+}
+
+fn in_a_block(view: &FlockView, neighbors: &[(Vec2, Vec2)], origin: Vec2) -> FlockSums {
+    let xs: Vec<f32> = neighbors.iter().map(|(o, _)| o.x + origin.x).collect();
+    let ys: Vec<f32> = neighbors.iter().map(|(o, _)| o.y + origin.y).collect();
+    let vxs: Vec<f32> = neighbors.iter().map(|(_, v)| v.x).collect();
+    let vys: Vec<f32> = neighbors.iter().map(|(_, v)| v.y).collect();
+    let mut batch = FlockBatch::new(view);
+    batch.add_block(
+        NeighborBlock {
+            xs: &xs,
+            ys: &ys,
+            vxs: &vxs,
+            vys: &vys,
+        },
+        -origin,
+    );
+    batch.finish()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn a_block_sums_what_one_by_one_sums(
+        neighbors in proptest::collection::vec(
+            (vec(-100.0f32..100.0), vec(-300.0f32..300.0)), 0..40),
+        on_the_spot in 0usize..3,
+        origin in vec(-1000.0f32..1000.0),
+        vel in vec(-300.0f32..300.0),
+        fov in proptest::option::of(0.0f32..4.0),
+        separation in 0.0f32..80.0,
+        reach in 0.0f32..120.0,
+    ) {
+        // Offsets that are whole pixels survive the trip through absolute
+        // positions exactly, so both ways see the same neighbors.
+        let mut neighbors: Vec<(Vec2, Vec2)> =
+            neighbors.into_iter().map(|(o, v)| (o.round(), v)).collect();
+        // The agent itself, and others on its very spot.
+        neighbors.extend(std::iter::repeat_n((Vec2::ZERO, Vec2::X), on_the_spot));
+        let params = FlockParams {
+            separation_radius: separation,
+            neighbor_radius: reach,
+            view_half_angle: fov,
+            ..Default::default()
+        };
+        let view = FlockView::new(&params, vel);
+        let origin = origin.round();
+        let (a, b) = (one_by_one(&view, &neighbors), in_a_block(&view, &neighbors, origin));
+        prop_assert_eq!(a.neighbors(), b.neighbors());
+        let (fa, fb) = (a.steering(vel, &params, 220.0, 0.15), b.steering(vel, &params, 220.0, 0.15));
+        prop_assert!((fa - fb).length() <= 1e-3 * (1.0 + fa.length()), "{fa} vs {fb}");
+    }
+
+    #[test]
+    fn a_block_of_any_floats_sums_to_finite_steering(
+        neighbors in proptest::collection::vec((vec(any_float()), vec(any_float())), 0..20),
+        shift in vec(any_float()),
+        vel in vec(any_float()),
+        radius in any_float(),
+        fov in proptest::option::of(any_float()),
+    ) {
+        let params = FlockParams {
+            separation_radius: radius,
+            neighbor_radius: radius,
+            view_half_angle: fov,
+            ..Default::default()
+        };
+        let view = FlockView::new(&params, vel);
+        let xs: Vec<f32> = neighbors.iter().map(|(p, _)| p.x).collect();
+        let ys: Vec<f32> = neighbors.iter().map(|(p, _)| p.y).collect();
+        let vxs: Vec<f32> = neighbors.iter().map(|(_, v)| v.x).collect();
+        let vys: Vec<f32> = neighbors.iter().map(|(_, v)| v.y).collect();
+        let mut batch = FlockBatch::new(&view);
+        batch.add_block(NeighborBlock { xs: &xs, ys: &ys, vxs: &vxs, vys: &vys }, shift);
+        prop_assert!(batch.finish().steering(vel, &params, 220.0, 0.15).is_finite());
     }
 }

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use bevy_steering::model::{self, FlockParams, FlockSums, Kinematics, Limits, Neighbor};
+use bevy_steering::model::{self, FlockParams, FlockSums, FlockView, Kinematics, Limits, Neighbor};
 use bevy_steering::prelude::*;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -65,9 +65,8 @@ struct PlainAgent {
     kind: usize,
     state: Kinematics,
     wander_angle: f32,
-    heading: f32,
+    heading: Vec2,
     trail: VecDeque<Vec2>,
-    since_sample: f32,
 }
 
 /// The Critters mix as a plain `Vec` and a loop of the core's functions:
@@ -78,6 +77,8 @@ pub struct PlainCritters {
     target: Vec2,
     target_vel: Vec2,
     t: f32,
+    /// Seconds since the trails sampled: one clock for all, as the plugin's.
+    since_sample: f32,
 }
 
 impl PlainCritters {
@@ -95,9 +96,8 @@ impl PlainCritters {
                         vel: Vec2::ZERO,
                     },
                     wander_angle: angle,
-                    heading: angle,
+                    heading: Vec2::from_angle(angle),
                     trail: VecDeque::with_capacity(model::defaults::TRAIL_LENGTH),
-                    since_sample: 0.0,
                 }
             })
             .collect();
@@ -107,6 +107,7 @@ impl PlainCritters {
             target: circle_point(0.0),
             target_vel: Vec2::ZERO,
             t: 0.0,
+            since_sample: 0.0,
         };
         for _ in 0..120 {
             plain.step();
@@ -131,6 +132,11 @@ impl PlainCritters {
         let limits = Limits::default();
         let d = model::defaults::WORLD_SIZE;
         let (min, max) = (Vec2::ZERO, Vec2::new(d[0], d[1]));
+        self.since_sample += dt;
+        let sample = self.since_sample >= model::defaults::TRAIL_INTERVAL;
+        if sample {
+            self.since_sample -= model::defaults::TRAIL_INTERVAL;
+        }
         for a in &mut self.agents {
             let Kinematics { pos, vel } = a.state;
             let mut sum = model::SteeringSum::default();
@@ -168,9 +174,7 @@ impl PlainCritters {
             a.state = model::step(a.state, sum.steering(), limits, dt);
             a.state.pos = model::wrap(a.state.pos, min, max).0;
             a.heading = model::heading(a.state.vel, a.heading);
-            a.since_sample += dt;
-            if a.since_sample >= model::defaults::TRAIL_INTERVAL {
-                a.since_sample -= model::defaults::TRAIL_INTERVAL;
+            if sample {
                 if a.trail.len() >= model::defaults::TRAIL_LENGTH {
                     a.trail.pop_front();
                 }
@@ -279,14 +283,8 @@ impl PlainFlock {
         );
         for (i, force) in self.forces.iter_mut().enumerate() {
             let (pos, vel) = (self.positions[i], self.velocities[i]);
-            let heading = model::direction(vel);
-            let mut sums = FlockSums::default();
-            self.grid
-                .for_each_within(pos, self.params.reach(), |_, offset, v| {
-                    if offset != Vec2::ZERO {
-                        sums.add(Neighbor { offset, vel: v }, &self.params, heading);
-                    }
-                });
+            let view = FlockView::new(&self.params, vel);
+            let sums = self.grid.flock_sums(pos, self.params.reach(), &view);
             *force = sums.steering(vel, &self.params, 220.0, 0.15);
         }
         &self.forces
@@ -298,12 +296,12 @@ impl PlainFlock {
         let reach2 = self.params.reach() * self.params.reach();
         for (i, force) in self.forces.iter_mut().enumerate() {
             let (pos, vel) = (self.positions[i], self.velocities[i]);
-            let heading = model::direction(vel);
+            let view = FlockView::new(&self.params, vel);
             let mut sums = FlockSums::default();
             for (j, (p, v)) in self.positions.iter().zip(&self.velocities).enumerate() {
                 let offset = model::wrapped_offset(pos, *p, period);
                 if j != i && offset.length_squared() <= reach2 {
-                    sums.add(Neighbor { offset, vel: *v }, &self.params, heading);
+                    sums.add(Neighbor { offset, vel: *v }, &view);
                 }
             }
             *force = sums.steering(vel, &self.params, 220.0, 0.15);
@@ -315,9 +313,33 @@ impl PlainFlock {
 /// Runs `steps` fixed steps of `app` and returns the wall time per agent
 /// per step, in nanoseconds.
 pub fn ns_per_agent_step(app: &mut App, agents: usize, steps: u64) -> f64 {
+    time_per_agent_step(agents, steps, || run_steps(app, 1, |_| {}))
+}
+
+/// Calls `step` `steps` times and returns the wall time per agent per
+/// step, in nanoseconds.
+pub fn time_per_agent_step(agents: usize, steps: u64, mut step: impl FnMut()) -> f64 {
     let start = Instant::now();
-    run_steps(app, steps, |_| {});
+    for _ in 0..steps {
+        step();
+    }
     start.elapsed().as_nanos() as f64 / (agents.max(1) as f64 * steps.max(1) as f64)
+}
+
+/// How many neighbors within the default 70 px each agent of `app` has, on
+/// average, by its [`NeighborGrid`]: the density a flock's cost follows.
+pub fn mean_neighbors(app: &mut App) -> f64 {
+    let reach = FlockParams::default().neighbor_radius;
+    let mut pairs = 0usize;
+    let mut query = app.world_mut().query::<&Position>();
+    let positions: Vec<Vec2> = query.iter(app.world()).map(|p| p.0).collect();
+    let grid = app.world().resource::<NeighborGrid>();
+    for p in &positions {
+        grid.for_each_within(*p, reach, |_, offset, _| {
+            pairs += (offset != Vec2::ZERO) as usize
+        });
+    }
+    pairs as f64 / positions.len().max(1) as f64
 }
 
 /// A hash of every agent's position, bit for bit, in entity order: equal
@@ -334,4 +356,53 @@ pub fn positions_hash(app: &mut App) -> u64 {
         p.y.to_bits().hash(&mut hasher);
     }
     hasher.finish()
+}
+
+/// Wall time spent in each stage of [`SteeringSystems`], summed over the
+/// steps since [`time_stages`] was called: a profile of the plugin's step
+/// by stage, with no profiler.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct StageTimes {
+    /// Each stage's name and total time.
+    pub stages: Vec<(&'static str, std::time::Duration)>,
+    last: Option<Instant>,
+}
+
+/// The stages in order, as [`StageTimes`] names them.
+const STAGES: [(SteeringSystems, &str); 9] = [
+    (SteeringSystems::Measure, "Measure"),
+    (SteeringSystems::Neighbors, "Neighbors"),
+    (SteeringSystems::Desire, "Desire"),
+    (SteeringSystems::Steer, "Steer"),
+    (SteeringSystems::Flock, "Flock"),
+    (SteeringSystems::Integrate, "Integrate"),
+    (SteeringSystems::Wrap, "Wrap"),
+    (SteeringSystems::Heading, "Heading"),
+    (SteeringSystems::Trail, "Trail"),
+];
+
+/// Adds a clock between every two stages of the plugin's chained set, so
+/// [`StageTimes`] collects how long each takes.
+pub fn time_stages(app: &mut App) {
+    app.init_resource::<StageTimes>();
+    app.world_mut().resource_mut::<StageTimes>().stages = STAGES
+        .iter()
+        .map(|(_, name)| (*name, Default::default()))
+        .collect();
+    let start = |mut times: ResMut<StageTimes>| times.last = Some(Instant::now());
+    app.add_systems(FixedUpdate, start.before(SteeringSystems::Measure));
+    for (i, (stage, _)) in STAGES.iter().enumerate() {
+        let lap = move |mut times: ResMut<StageTimes>| {
+            let now = Instant::now();
+            if let Some(last) = times.last {
+                times.stages[i].1 += now - last;
+            }
+            times.last = Some(now);
+        };
+        let clock = lap.after(*stage);
+        match STAGES.get(i + 1) {
+            Some((next, _)) => app.add_systems(FixedUpdate, clock.before(*next)),
+            None => app.add_systems(FixedUpdate, clock),
+        };
+    }
 }

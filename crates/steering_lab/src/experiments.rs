@@ -113,7 +113,7 @@ pub fn critters_run(seed: u64, hz: f64, seconds: f64, per_behavior: usize) -> Ve
                         SteeringAgent,
                         behavior.clone(),
                         Position(pos),
-                        Heading(angle),
+                        Heading::from_angle(angle),
                         WanderAngle(angle),
                         Trail::default(),
                     ))

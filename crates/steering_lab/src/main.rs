@@ -36,6 +36,13 @@ enum Command {
         /// Time a flock (the three rules over the neighbor grid) instead.
         #[arg(long)]
         flock: bool,
+        /// Time the plain-Rust loop of the same math instead of the plugin
+        /// (one thread, no ECS): the floor for the ECS's overhead.
+        #[arg(long)]
+        plain: bool,
+        /// Also report the plugin's time in each stage, in ns per agent-step.
+        #[arg(long)]
+        stages: bool,
         /// Threads in Bevy's task pools (all cores if not given).
         #[arg(long)]
         threads: Option<usize>,
@@ -210,27 +217,63 @@ fn main() -> ExitCode {
             agents,
             steps,
             flock,
+            plain,
+            stages,
             threads,
             seed,
         } => {
             use steering_lab::bench;
-            let mut app = if flock {
-                bench::flock_app(agents, seed, threads)
-            } else {
-                bench::critters_mix_app(agents, seed, threads)
+            let workload = if flock { "flock" } else { "critters" };
+            let mut line = json!({
+                "workload": workload,
+                "runs": if plain { "plain loop" } else { "plugin" },
+                "agents": agents,
+                "steps": steps,
+                "threads": if plain { Some(1) } else { threads },
+            });
+            let per_agent_step = |d: std::time::Duration| {
+                d.as_nanos() as f64 / (agents.max(1) as f64 * steps.max(1) as f64)
             };
-            let ns = bench::ns_per_agent_step(&mut app, agents, steps);
-            println!(
-                "{}",
-                json!({
-                    "workload": if flock { "flock" } else { "critters" },
-                    "agents": agents,
-                    "steps": steps,
-                    "threads": threads,
-                    "ns_per_agent_step": ns,
-                    "positions_hash": format!("{:016x}", bench::positions_hash(&mut app)),
-                })
-            );
+            if !plain {
+                let mut app = if flock {
+                    bench::flock_app(agents, seed, threads)
+                } else {
+                    bench::critters_mix_app(agents, seed, threads)
+                };
+                if stages {
+                    bench::time_stages(&mut app);
+                }
+                line["ns_per_agent_step"] =
+                    json!(bench::ns_per_agent_step(&mut app, agents, steps));
+                line["positions_hash"] = json!(format!("{:016x}", bench::positions_hash(&mut app)));
+                if flock {
+                    line["mean_neighbors"] = json!(bench::mean_neighbors(&mut app));
+                }
+                if let Some(times) = app.world().get_resource::<bench::StageTimes>() {
+                    let by_stage: serde_json::Map<_, _> = times
+                        .stages
+                        .iter()
+                        .map(|(name, d)| (name.to_string(), json!(per_agent_step(*d))))
+                        .collect();
+                    line["stage_ns_per_agent_step"] = serde_json::Value::Object(by_stage);
+                }
+            }
+            match (flock, plain) {
+                (_, false) => {}
+                (false, true) => {
+                    let mut plain = bench::PlainCritters::new(agents, seed);
+                    line["ns_per_agent_step"] =
+                        json!(bench::time_per_agent_step(agents, steps, || plain.step()));
+                }
+                (true, true) => {
+                    let mut plain = bench::PlainFlock::new(agents, seed);
+                    line["ns_per_agent_step"] =
+                        json!(bench::time_per_agent_step(agents, steps, || {
+                            std::hint::black_box(plain.forces_with_grid());
+                        }));
+                }
+            }
+            println!("{line}");
             ExitCode::SUCCESS
         }
         Command::Figures { out } => match steering_lab::figures::draw_all(&out) {

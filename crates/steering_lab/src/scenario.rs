@@ -258,8 +258,27 @@ pub fn headless_app(hz: f64, seed: u64, settings: SteeringSettings) -> App {
     headless_app_with_threads(hz, seed, settings, None)
 }
 
-/// [`headless_app`] with Bevy's task pools sized to `threads` (all cores if
-/// `None`). Bevy's pools are made once per process: the first app decides.
+/// Task pools whose compute pool, the one Bevy's parallel queries run on,
+/// has `threads` threads (one a core if `None`).
+///
+/// Bevy's default gives the compute pool the cores left after one IO and one
+/// async-compute thread: on a two-core machine, one thread, and parallel
+/// queries then run on one core. The IO and async pools sleep here.
+pub fn compute_threads(threads: Option<usize>) -> TaskPoolOptions {
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let mut options = TaskPoolOptions::default();
+    options.compute.min_threads = threads;
+    options.compute.max_threads = threads;
+    options.min_total_threads = threads + 2;
+    options.max_total_threads = threads + 2;
+    options
+}
+
+/// [`headless_app`] with Bevy's compute pool sized to `threads` (one a core
+/// if `None`; see [`compute_threads`]). Bevy's pools are made once per
+/// process: the first app decides.
 pub fn headless_app_with_threads(
     hz: f64,
     seed: u64,
@@ -267,10 +286,7 @@ pub fn headless_app_with_threads(
     threads: Option<usize>,
 ) -> App {
     let mut app = App::new();
-    let pools = match threads {
-        Some(n) => TaskPoolOptions::with_num_threads(n.max(1)),
-        None => TaskPoolOptions::default(),
-    };
+    let pools = compute_threads(threads);
     app.add_plugins((
         MinimalPlugins.set(TaskPoolPlugin {
             task_pool_options: pools,
