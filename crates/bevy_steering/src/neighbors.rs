@@ -453,7 +453,7 @@ impl NeighborGrid {
         let mut sums = FlockSums::default();
         let inside = self.inside_period(p);
         self.for_each_run(p, reach, |range, shift| match shift {
-            Some(shift) => batch.add_block(self.block(range), shift),
+            Some(shift) => batch.add_finite_block(self.block(range), shift),
             None => {
                 for i in range {
                     let offset = model::wrapped_offset(inside, self.position(i), self.period);
@@ -531,7 +531,8 @@ pub(crate) struct FlockScratch {
 
 /// The agents of a cell and the cells round it, copied side by side and
 /// moved across any wrapping edge, so every agent of the cell reads its
-/// candidates from one short, contiguous block.
+/// candidates from one short, contiguous block. Copied from the grid, whose
+/// velocities are all finite.
 #[derive(Default)]
 struct Neighborhood {
     xs: Vec<f32>,
@@ -589,7 +590,7 @@ fn flock_cells(
             };
             let view = FlockView::new(params, grid.velocity(slot));
             let mut batch = FlockBatch::new(&view);
-            batch.add_block(neighborhood.block(), -grid.position(slot));
+            batch.add_finite_block(neighborhood.block(), -grid.position(slot));
             sums[slot - first_slot] = Some(batch.finish());
         }
     }

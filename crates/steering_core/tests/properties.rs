@@ -230,3 +230,23 @@ proptest! {
         prop_assert!(batch.finish().steering(vel, &params, 220.0, 0.15).is_finite());
     }
 }
+
+proptest! {
+    #[test]
+    fn a_finite_block_sums_exactly_as_a_checked_one(
+        neighbors in proptest::collection::vec((vec(-200.0f32..200.0), vec(-300.0f32..300.0)), 0..40),
+        vel in vec(-300.0f32..300.0),
+    ) {
+        let params = FlockParams::default();
+        let view = FlockView::new(&params, vel);
+        let xs: Vec<f32> = neighbors.iter().map(|(p, _)| p.x).collect();
+        let ys: Vec<f32> = neighbors.iter().map(|(p, _)| p.y).collect();
+        let vxs: Vec<f32> = neighbors.iter().map(|(_, v)| v.x).collect();
+        let vys: Vec<f32> = neighbors.iter().map(|(_, v)| v.y).collect();
+        let block = NeighborBlock { xs: &xs, ys: &ys, vxs: &vxs, vys: &vys };
+        let (mut checked, mut finite) = (FlockBatch::new(&view), FlockBatch::new(&view));
+        checked.add_block(block, Vec2::ZERO);
+        finite.add_finite_block(block, Vec2::ZERO);
+        prop_assert_eq!(checked.finish(), finite.finish());
+    }
+}
