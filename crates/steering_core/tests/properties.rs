@@ -154,21 +154,25 @@ fn one_by_one(view: &FlockView, neighbors: &[(Vec2, Vec2)]) -> FlockSums {
     sums
 }
 
+/// `(position, velocity)` pairs as the four columns of a [`NeighborBlock`].
+fn columns(neighbors: &[(Vec2, Vec2)]) -> [Vec<f32>; 4] {
+    [
+        neighbors.iter().map(|(p, _)| p.x).collect(),
+        neighbors.iter().map(|(p, _)| p.y).collect(),
+        neighbors.iter().map(|(_, v)| v.x).collect(),
+        neighbors.iter().map(|(_, v)| v.y).collect(),
+    ]
+}
+
+fn block(columns: &[Vec<f32>; 4]) -> NeighborBlock<'_> {
+    let [xs, ys, vxs, vys] = columns;
+    NeighborBlock { xs, ys, vxs, vys }
+}
+
 fn in_a_block(view: &FlockView, neighbors: &[(Vec2, Vec2)], origin: Vec2) -> FlockSums {
-    let xs: Vec<f32> = neighbors.iter().map(|(o, _)| o.x + origin.x).collect();
-    let ys: Vec<f32> = neighbors.iter().map(|(o, _)| o.y + origin.y).collect();
-    let vxs: Vec<f32> = neighbors.iter().map(|(_, v)| v.x).collect();
-    let vys: Vec<f32> = neighbors.iter().map(|(_, v)| v.y).collect();
+    let placed: Vec<(Vec2, Vec2)> = neighbors.iter().map(|(o, v)| (*o + origin, *v)).collect();
     let mut batch = FlockBatch::new(view);
-    batch.add_block(
-        NeighborBlock {
-            xs: &xs,
-            ys: &ys,
-            vxs: &vxs,
-            vys: &vys,
-        },
-        -origin,
-    );
+    batch.add_block(block(&columns(&placed)), -origin);
     batch.finish()
 }
 
@@ -221,12 +225,9 @@ proptest! {
             ..Default::default()
         };
         let view = FlockView::new(&params, vel);
-        let xs: Vec<f32> = neighbors.iter().map(|(p, _)| p.x).collect();
-        let ys: Vec<f32> = neighbors.iter().map(|(p, _)| p.y).collect();
-        let vxs: Vec<f32> = neighbors.iter().map(|(_, v)| v.x).collect();
-        let vys: Vec<f32> = neighbors.iter().map(|(_, v)| v.y).collect();
+        let candidates = columns(&neighbors);
         let mut batch = FlockBatch::new(&view);
-        batch.add_block(NeighborBlock { xs: &xs, ys: &ys, vxs: &vxs, vys: &vys }, shift);
+        batch.add_block(block(&candidates), shift);
         prop_assert!(batch.finish().steering(vel, &params, 220.0, 0.15).is_finite());
     }
 }
@@ -239,11 +240,8 @@ proptest! {
     ) {
         let params = FlockParams::default();
         let view = FlockView::new(&params, vel);
-        let xs: Vec<f32> = neighbors.iter().map(|(p, _)| p.x).collect();
-        let ys: Vec<f32> = neighbors.iter().map(|(p, _)| p.y).collect();
-        let vxs: Vec<f32> = neighbors.iter().map(|(_, v)| v.x).collect();
-        let vys: Vec<f32> = neighbors.iter().map(|(_, v)| v.y).collect();
-        let block = NeighborBlock { xs: &xs, ys: &ys, vxs: &vxs, vys: &vys };
+        let candidates = columns(&neighbors);
+        let block = block(&candidates);
         let (mut checked, mut finite) = (FlockBatch::new(&view), FlockBatch::new(&view));
         checked.add_block(block, Vec2::ZERO);
         finite.add_finite_block(block, Vec2::ZERO);
