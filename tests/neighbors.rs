@@ -192,3 +192,39 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
     }
     assert!(pushed > 400, "most boids have neighbors: {pushed}");
 }
+
+/// A world smaller than three cells across: the grid sums each neighbor
+/// the short way round instead of in blocks, and counts each once.
+#[test]
+fn flock_sums_in_a_tiny_world_and_an_empty_grid() {
+    use bevy_steering::model::{FlockParams, FlockView};
+    let params = FlockParams::default();
+    let view = FlockView::new(&params, Vec2::ZERO);
+    let empty = NeighborGrid::default();
+    assert_eq!(empty.flock_sums(Vec2::ZERO, 70.0, &view).neighbors(), 0);
+    assert_eq!(
+        empty
+            .flock_sums(Vec2::ZERO, f32::INFINITY, &view)
+            .neighbors(),
+        0
+    );
+
+    let ids = entities(3);
+    let mut grid = NeighborGrid::default();
+    grid.rebuild(
+        [
+            (ids[0], Vec2::new(5.0, 50.0), Vec2::ZERO),
+            (ids[1], Vec2::new(95.0, 50.0), Vec2::ZERO),
+            (ids[2], Vec2::new(50.0, 50.0), Vec2::ZERO),
+        ],
+        70.0,
+        Some(Rect::new(0.0, 0.0, 100.0, 100.0)),
+    );
+    // From (5, 50): (95, 50) is 10 px away across the edge, (50, 50) 45 px;
+    // the agent itself does not count.
+    assert_eq!(
+        grid.flock_sums(Vec2::new(5.0, 50.0), 70.0, &view)
+            .neighbors(),
+        2
+    );
+}

@@ -358,8 +358,9 @@ impl NeighborGrid {
     /// Whether `rings` round a cell take in a whole wrapping axis, so that
     /// some cells would be visited twice.
     fn covers_an_axis(&self, (rings_x, rings_y): (i64, i64)) -> bool {
-        (self.period.x > 0.0 && 2 * rings_x + 1 >= self.cols as i64)
-            || (self.period.y > 0.0 && 2 * rings_y + 1 >= self.rows as i64)
+        let covers = |rings: i64, n: usize| rings.saturating_mul(2).saturating_add(1) >= n as i64;
+        (self.period.x > 0.0 && covers(rings_x, self.cols))
+            || (self.period.y > 0.0 && covers(rings_y, self.rows))
     }
 
     /// Calls `f(range, period_shift)` for the runs of the grid's arrays in
@@ -450,25 +451,23 @@ impl NeighborGrid {
     /// ```
     pub fn flock_sums(&self, p: Vec2, reach: f32, view: &FlockView) -> FlockSums {
         let mut batch = FlockBatch::new(view);
-        let mut sums = FlockSums::default();
-        let inside = self.inside_period(p);
-        self.for_each_run(p, reach, |range, shift| match shift {
-            Some(shift) => batch.add_finite_block(self.block(range), shift),
-            None => {
-                for i in range {
-                    let offset = model::wrapped_offset(inside, self.position(i), self.period);
-                    sums.add(
-                        Neighbor {
-                            offset,
-                            vel: self.velocity(i),
-                        },
-                        view,
-                    );
-                }
+        if self.is_empty() {
+            return FlockSums::default();
+        }
+        if self.covers_an_axis(self.rings(reach.clamp(0.0, 1e9))) {
+            // A world too small for blocks: each neighbor the short way round.
+            let mut sums = FlockSums::default();
+            self.for_each_within(p, reach, |_, offset, vel| {
+                sums.add(Neighbor { offset, vel }, view)
+            });
+            return sums;
+        }
+        self.for_each_run(p, reach, |range, shift| {
+            if let Some(shift) = shift {
+                batch.add_finite_block(self.block(range), shift);
             }
         });
-        sums.merge(batch.finish());
-        sums
+        batch.finish()
     }
 
     /// The agents within `radius` of `p`, with their positions.
@@ -596,6 +595,41 @@ fn flock_cells(
     }
 }
 
+/// The sums of one flocker straight from the grid, for those the cell pass
+/// leaves out: with `max_neighbors`, the nearest that many (sorted in
+/// `near`, reused from agent to agent).
+fn flock_sums_one_by_one(
+    grid: &NeighborGrid,
+    pos: Vec2,
+    vel: Vec2,
+    flocking: &Flocking,
+    near: &mut Vec<Neighbor>,
+) -> FlockSums {
+    let params = flocking.params();
+    let view = FlockView::new(&params, vel);
+    let Some(limit) = flocking.max_neighbors else {
+        return grid.flock_sums(pos, params.reach(), &view);
+    };
+    near.clear();
+    grid.for_each_within(pos, params.reach(), |_, offset, vel| {
+        near.push(Neighbor { offset, vel })
+    });
+    // Unstable sort: no allocation, and still deterministic (the grid's
+    // order is).
+    near.sort_unstable_by(|a, b| {
+        a.offset
+            .length_squared()
+            .total_cmp(&b.offset.length_squared())
+    });
+    let mut sums = FlockSums::default();
+    // The agent itself is at offset zero, first, and adds nothing: it does
+    // not use up a place.
+    for n in near.iter().filter(|n| n.offset != Vec2::ZERO).take(limit) {
+        sums.add(*n, &view);
+    }
+    sums
+}
+
 /// [`SteeringSystems::Flock`](crate::SteeringSystems::Flock): each flocking
 /// agent adds the three rules' steering over its neighbors, in one pass.
 ///
@@ -685,32 +719,8 @@ pub(crate) fn flock(
             let agent = settings.params(overrides);
             let params = flocking.params();
             let by_cell = grid.index_of(entity).and_then(|slot| sums[slot]);
-            let sums = by_cell.unwrap_or_else(|| {
-                let view = FlockView::new(&params, vel.0);
-                match flocking.max_neighbors {
-                    None => grid.flock_sums(pos.0, params.reach(), &view),
-                    Some(limit) => {
-                        near.clear();
-                        grid.for_each_within(pos.0, params.reach(), |_, offset, vel| {
-                            near.push(Neighbor { offset, vel })
-                        });
-                        // Unstable sort: no allocation, and still
-                        // deterministic (the grid's order is).
-                        near.sort_unstable_by(|a, b| {
-                            a.offset
-                                .length_squared()
-                                .total_cmp(&b.offset.length_squared())
-                        });
-                        let mut sums = FlockSums::default();
-                        // The agent itself is at offset zero, first, and
-                        // adds nothing: it does not use up a place.
-                        for n in near.iter().filter(|n| n.offset != Vec2::ZERO).take(limit) {
-                            sums.add(*n, &view);
-                        }
-                        sums
-                    }
-                }
-            });
+            let sums = by_cell
+                .unwrap_or_else(|| flock_sums_one_by_one(grid, pos.0, vel.0, flocking, near));
             force.0 += sums.steering(vel.0, &params, agent.limits.max_speed, agent.response_time);
         },
     );

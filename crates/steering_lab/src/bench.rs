@@ -323,7 +323,13 @@ pub fn time_per_agent_step(agents: usize, steps: u64, mut step: impl FnMut()) ->
     for _ in 0..steps {
         step();
     }
-    start.elapsed().as_nanos() as f64 / (agents.max(1) as f64 * steps.max(1) as f64)
+    per_agent_step(start.elapsed(), agents, steps)
+}
+
+/// `elapsed` over `steps` steps of `agents` agents, in nanoseconds per agent
+/// per step.
+pub fn per_agent_step(elapsed: std::time::Duration, agents: usize, steps: u64) -> f64 {
+    elapsed.as_nanos() as f64 / (agents.max(1) as f64 * steps.max(1) as f64)
 }
 
 /// How many neighbors within the default 70 px each agent of `app` has, on

@@ -231,10 +231,17 @@ fn main() -> ExitCode {
                 "steps": steps,
                 "threads": if plain { Some(1) } else { threads },
             });
-            let per_agent_step = |d: std::time::Duration| {
-                d.as_nanos() as f64 / (agents.max(1) as f64 * steps.max(1) as f64)
-            };
-            if !plain {
+            if plain && flock {
+                let mut plain = bench::PlainFlock::new(agents, seed);
+                line["ns_per_agent_step"] =
+                    json!(bench::time_per_agent_step(agents, steps, || {
+                        std::hint::black_box(plain.forces_with_grid());
+                    }));
+            } else if plain {
+                let mut plain = bench::PlainCritters::new(agents, seed);
+                line["ns_per_agent_step"] =
+                    json!(bench::time_per_agent_step(agents, steps, || plain.step()));
+            } else {
                 let mut app = if flock {
                     bench::flock_app(agents, seed, threads)
                 } else {
@@ -253,24 +260,14 @@ fn main() -> ExitCode {
                     let by_stage: serde_json::Map<_, _> = times
                         .stages
                         .iter()
-                        .map(|(name, d)| (name.to_string(), json!(per_agent_step(*d))))
+                        .map(|(name, d)| {
+                            (
+                                name.to_string(),
+                                json!(bench::per_agent_step(*d, agents, steps)),
+                            )
+                        })
                         .collect();
                     line["stage_ns_per_agent_step"] = serde_json::Value::Object(by_stage);
-                }
-            }
-            match (flock, plain) {
-                (_, false) => {}
-                (false, true) => {
-                    let mut plain = bench::PlainCritters::new(agents, seed);
-                    line["ns_per_agent_step"] =
-                        json!(bench::time_per_agent_step(agents, steps, || plain.step()));
-                }
-                (true, true) => {
-                    let mut plain = bench::PlainFlock::new(agents, seed);
-                    line["ns_per_agent_step"] =
-                        json!(bench::time_per_agent_step(agents, steps, || {
-                            std::hint::black_box(plain.forces_with_grid());
-                        }));
                 }
             }
             println!("{line}");
