@@ -121,14 +121,8 @@ fn setup(mut commands: Commands, args: Res<Args>, seed: Res<BoidSeed>, rules: Re
     let flocking = rules.applied();
     // Each boid wanders a little, flees the mouse, and flocks.
     let behavior = Behavior::Blend(vec![
-        Weighted {
-            weight: 0.3,
-            steer: Steer::Wander,
-        },
-        Weighted {
-            weight: 3.0,
-            steer: Steer::Flee(Target::Entity(mouse)),
-        },
+        Weighted::new(0.3, Steer::Wander),
+        Weighted::new(3.0, Steer::Flee(Target::Entity(mouse))),
     ]);
     // A panic radius of 120 px, so the flock splits around the mouse.
     let overrides = SteeringOverride {

@@ -101,28 +101,16 @@ impl Kind {
     fn behavior(self, mouse: Target, exercises: &Exercises, graze_flee_weight: f32) -> Behavior {
         match self {
             Kind::Seek if exercises.distracted_seekers => Behavior::Blend(vec![
-                Weighted {
-                    weight: 1.0,
-                    steer: Steer::Seek(mouse),
-                },
-                Weighted {
-                    weight: 0.5,
-                    steer: Steer::Wander,
-                },
+                Weighted::new(1.0, Steer::Seek(mouse)),
+                Weighted::new(0.5, Steer::Wander),
             ]),
             Kind::Seek => Behavior::Seek(mouse),
             Kind::Arrive => Behavior::Arrive(mouse),
             Kind::Pursue => Behavior::Pursue(mouse),
             Kind::Wander => Behavior::Wander,
             Kind::Graze if exercises.grazers_evade => Behavior::Blend(vec![
-                Weighted {
-                    weight: 1.0,
-                    steer: Steer::Wander,
-                },
-                Weighted {
-                    weight: graze_flee_weight,
-                    steer: Steer::Evade(mouse),
-                },
+                Weighted::new(1.0, Steer::Wander),
+                Weighted::new(graze_flee_weight, Steer::Evade(mouse)),
             ]),
             Kind::Graze => Behavior::Graze(mouse),
         }
@@ -319,7 +307,7 @@ fn spawn_critters(
             let mut agent = commands.spawn((
                 kind,
                 SteeringAgent,
-                kind.behavior(mouse, exercises, settings.graze_flee_weight),
+                kind.behavior(mouse, exercises, settings.agent.graze_flee_weight),
                 Position(pos),
                 Heading::from_angle(angle),
                 WanderAngle(angle),
@@ -403,7 +391,7 @@ fn lines(segments: &[(Vec2, Vec2)], color: Color, width: f32) -> Shape {
 /// R: every agent between the quick response and the slow one. The panel
 /// edits the same setting, so the two always agree.
 fn toggle_response(mut settings: ResMut<SteeringSettings>) {
-    settings.response_time = if settings.response_time < 0.5 {
+    settings.agent.response_time = if settings.agent.response_time < 0.5 {
         defaults::SLOW_RESPONSE_TIME
     } else {
         defaults::RESPONSE_TIME
@@ -415,7 +403,7 @@ fn update_readout(settings: Res<SteeringSettings>, mut readout: Query<&mut Text2
         return;
     }
     for mut text in &mut readout {
-        text.0 = format!("response time: {:.2} s", settings.response_time);
+        text.0 = format!("response time: {:.2} s", settings.agent.response_time);
     }
 }
 
@@ -462,7 +450,7 @@ fn apply_exercises(
         let wanted = kind.behavior(
             Target::Entity(mouse),
             &exercises,
-            settings.graze_flee_weight,
+            settings.agent.graze_flee_weight,
         );
         if *behavior != wanted {
             *behavior = wanted;

@@ -46,7 +46,7 @@ proptest! {
         let ids = entities(points.len());
         let wrap = wraps.then(|| Rect::new(0.0, 0.0, 1000.0, 700.0));
         let mut grid = NeighborGrid::default();
-        grid.rebuild(ids.iter().zip(&points).map(|(e, p)| (*e, *p, Vec2::ZERO)), cell, wrap);
+        grid.rebuild(ids.iter().zip(&points).map(|(e, p)| (*e, *p, Vec2::ZERO, 0.0)), cell, wrap);
         let period = if wraps { Vec2::new(1000.0, 700.0) } else { Vec2::ZERO };
         let p = Vec2::new(probe.0, probe.1);
         let expected: Vec<usize> = brute_force(&points, p, r, period)
@@ -63,8 +63,8 @@ fn neighbors_across_an_edge_count() {
     let mut grid = NeighborGrid::default();
     grid.rebuild(
         [
-            (ids[0], Vec2::new(995.0, 350.0), Vec2::ZERO),
-            (ids[1], Vec2::new(5.0, 350.0), Vec2::ZERO),
+            (ids[0], Vec2::new(995.0, 350.0), Vec2::ZERO, 0.0),
+            (ids[1], Vec2::new(5.0, 350.0), Vec2::ZERO, 0.0),
         ],
         70.0,
         Some(Rect::new(0.0, 0.0, 1000.0, 700.0)),
@@ -213,9 +213,9 @@ fn flock_sums_in_a_tiny_world_and_an_empty_grid() {
     let mut grid = NeighborGrid::default();
     grid.rebuild(
         [
-            (ids[0], Vec2::new(5.0, 50.0), Vec2::ZERO),
-            (ids[1], Vec2::new(95.0, 50.0), Vec2::ZERO),
-            (ids[2], Vec2::new(50.0, 50.0), Vec2::ZERO),
+            (ids[0], Vec2::new(5.0, 50.0), Vec2::ZERO, 0.0),
+            (ids[1], Vec2::new(95.0, 50.0), Vec2::ZERO, 0.0),
+            (ids[2], Vec2::new(50.0, 50.0), Vec2::ZERO, 0.0),
         ],
         70.0,
         Some(Rect::new(0.0, 0.0, 100.0, 100.0)),

@@ -8,6 +8,9 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro128PlusPlus;
 use std::collections::VecDeque;
 
+use steering_core::{self as model, PriorityGroups};
+
+use crate::params::{Priority, SteeringParams, fill_params};
 use crate::settings::SteeringSeed;
 
 /// Makes an entity a steering agent: add it, with a [`Behavior`] and a
@@ -26,8 +29,8 @@ use crate::settings::SteeringSeed;
 ///
 /// The simulated [`Position`] is the truth; the [`Transform`] is written from
 /// it for drawing, interpolated between fixed steps. Add a [`Trail`] to
-/// record the agent's recent path, and a [`SteeringOverride`] to give it its
-/// own limits.
+/// record the agent's recent path, and a
+/// [`SteeringOverride`](crate::SteeringOverride) to give it its own limits.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Component, Debug, Default, PartialEq)]
 #[require(
@@ -38,10 +41,13 @@ use crate::settings::SteeringSeed;
     Behavior,
     WanderAngle,
     WanderRng,
+    SteeringParams,
+    SteeringAccumulator,
     DesiredVelocity,
     SteeringForce,
     Transform
 )]
+#[component(on_add = fill_params)]
 pub struct SteeringAgent;
 
 /// Where an agent is, in pixels (world units), as the simulation sees it.
@@ -124,26 +130,96 @@ impl Heading {
     }
 }
 
-/// The velocity an agent's behavior asks for this step: the weighted mean
-/// of its behaviors' desired velocities, in pixels a second.
-///
-/// Written in [`SteeringSystems::Desire`](crate::SteeringSystems::Desire); a
-/// system ordered after that stage and before
-/// [`SteeringSystems::Steer`](crate::SteeringSystems::Steer) may change it.
+/// The velocity an agent's steering asked for in its last step, in pixels a
+/// second: `vel + force * response_time`, the velocity the combined
+/// [`SteeringForce`] would reach in one response time. With one behavior it
+/// is that behavior's desired velocity. For drawing and debugging: written
+/// in [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate), and
+/// writing it changes nothing. To steer, add to the [`SteeringAccumulator`].
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
 pub struct DesiredVelocity(pub Vec2);
 
-/// The summed steering of an agent's behaviors, in pixels a second per
-/// second, not yet capped.
+/// The force an agent's steering combined into in its last step, in pixels
+/// a second per second, before the cap at the max force (and the mass).
 ///
-/// Written in [`SteeringSystems::Steer`](crate::SteeringSystems::Steer). Add
-/// your own forces (separation, avoidance) to it after that stage and before
-/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate), which
-/// caps the sum once at the max force.
+/// Written in [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate)
+/// from the [`SteeringAccumulator`]; writing it changes nothing.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
 pub struct SteeringForce(pub Vec2);
+
+/// Every steering force asked of an agent this step, summed by
+/// [`Priority`] group: each behavior adds to it, and
+/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate) makes
+/// one force of it (by the agent's [`Combine`](crate::Combine)), caps that
+/// once at the max force, moves the agent, and empties it for the next step.
+///
+/// The chapter's behaviors and flocking add to it in
+/// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors); add
+/// yours in [`SteeringSystems::Forces`](crate::SteeringSystems::Forces):
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_steering::prelude::*;
+/// /// A behavior of your own: keep out of the half-plane y < 0.
+/// #[derive(Component)]
+/// struct KeepOutBelowZero;
+///
+/// fn keep_out(
+///     mut agents: Query<
+///         (&Position, &Velocity, &SteeringParams, &mut SteeringAccumulator),
+///         With<KeepOutBelowZero>,
+///     >,
+/// ) {
+///     for (pos, vel, params, mut steering) in &mut agents {
+///         if pos.y < 100.0 {
+///             // Straight up, at full speed: the chapter's
+///             // (desired - vel) / response_time, at the top priority.
+///             let desired = Vec2::new(vel.x, params.max_speed);
+///             steering.add_desired(Priority::Critical, 1.0, desired, vel.0, params.response_time);
+///         }
+///     }
+/// }
+///
+/// App::new()
+///     .add_plugins((MinimalPlugins, SteeringPlugin::default()))
+///     .add_systems(FixedUpdate, keep_out.in_set(SteeringSystems::Forces));
+/// ```
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct SteeringAccumulator(#[reflect(ignore)] pub PriorityGroups);
+
+impl SteeringAccumulator {
+    /// Adds a steering force, in pixels a second per second, to the
+    /// `priority` group. A non-finite force adds nothing.
+    #[inline]
+    pub fn add_force(&mut self, priority: Priority, force: Vec2) {
+        self.0.add(priority.group(), force);
+    }
+
+    /// Adds the steering toward `desired` (in pixels a second) of an agent
+    /// going `vel`: `weight * (desired - vel) / response_time`, the chapter's
+    /// formula, to the `priority` group. Weights that are negative or not
+    /// finite count as 0.
+    #[inline]
+    pub fn add_desired(
+        &mut self,
+        priority: Priority,
+        weight: f32,
+        desired: Vec2,
+        vel: Vec2,
+        response_time: f32,
+    ) {
+        let weight = sanitize_weight(weight);
+        if weight > 0.0 {
+            self.add_force(
+                priority,
+                model::steering(desired, vel, response_time) * weight,
+            );
+        }
+    }
+}
 
 /// The angle a wanderer heads along, in radians, drifting by random steps.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
@@ -255,7 +331,15 @@ pub enum Steer {
     Wander,
 }
 
-/// A [`Steer`] with a weight, a part of a [`Behavior::Blend`].
+/// A [`Steer`] with a weight and a [`Priority`]: a part of a
+/// [`Behavior::Blend`].
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_steering::prelude::*;
+/// let threat = Target::Point(Vec2::new(500.0, 350.0));
+/// let flee_first = Weighted::new(3.0, Steer::Flee(threat)).with_priority(Priority::High);
+/// ```
 #[derive(Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Debug, PartialEq)]
 pub struct Weighted {
@@ -264,6 +348,25 @@ pub struct Weighted {
     pub weight: f32,
     /// The part.
     pub steer: Steer,
+    /// The part's group when the agent combines by priority.
+    pub priority: Priority,
+}
+
+impl Weighted {
+    /// `steer`, weighted `weight`, at the normal priority.
+    pub const fn new(weight: f32, steer: Steer) -> Self {
+        Self {
+            weight,
+            steer,
+            priority: Priority::Normal,
+        }
+    }
+
+    /// The same part at `priority`.
+    pub const fn with_priority(mut self, priority: Priority) -> Self {
+        self.priority = priority;
+        self
+    }
 }
 
 /// What an agent does: the velocity it wants each step.
@@ -278,8 +381,8 @@ pub struct Weighted {
 /// let grazer = Behavior::Graze(Target::Point(mouse));
 /// // The same, spelled out, with a weight of its own:
 /// let jumpy = Behavior::Blend(vec![
-///     Weighted { weight: 1.0, steer: Steer::Wander },
-///     Weighted { weight: 5.0, steer: Steer::Flee(Target::Point(mouse)) },
+///     Weighted::new(1.0, Steer::Wander),
+///     Weighted::new(5.0, Steer::Flee(Target::Point(mouse))),
 /// ]);
 /// ```
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
@@ -301,7 +404,7 @@ pub enum Behavior {
     /// [`Steer::Wander`].
     Wander,
     /// The chapter's grazer: wander, plus flee from the threat weighted by
-    /// [`SteeringSettings::graze_flee_weight`](crate::SteeringSettings::graze_flee_weight)
+    /// [`SteeringParams::graze_flee_weight`](crate::SteeringParams::graze_flee_weight)
     /// (3). Far from the threat flee asks for nothing, so it wanders; inside
     /// the panic radius flee swamps wander, and it bolts.
     Graze(Target),
@@ -310,35 +413,34 @@ pub enum Behavior {
 }
 
 impl Behavior {
-    /// Calls `f` with each part's weight and [`Steer`]. A behavior that is
-    /// not a blend has one part of weight 1; [`Behavior::Idle`] has none.
+    /// Calls `f` with each part, its weight made sane (not negative, finite).
+    /// A behavior that is not a blend has one part of weight 1 at the normal
+    /// priority; [`Behavior::Idle`] has none.
     #[inline]
-    pub fn for_each_part(&self, graze_flee_weight: f32, mut f: impl FnMut(f32, Steer)) {
+    pub fn for_each_part(&self, graze_flee_weight: f32, mut f: impl FnMut(Weighted)) {
+        let mut one = |steer| f(Weighted::new(1.0, steer));
         match self {
             Behavior::Idle => {}
-            Behavior::Seek(t) => f(1.0, Steer::Seek(*t)),
-            Behavior::Arrive(t) => f(1.0, Steer::Arrive(*t)),
-            Behavior::Flee(t) => f(1.0, Steer::Flee(*t)),
-            Behavior::Pursue(t) => f(1.0, Steer::Pursue(*t)),
-            Behavior::Evade(t) => f(1.0, Steer::Evade(*t)),
-            Behavior::Wander => f(1.0, Steer::Wander),
+            Behavior::Seek(t) => one(Steer::Seek(*t)),
+            Behavior::Arrive(t) => one(Steer::Arrive(*t)),
+            Behavior::Flee(t) => one(Steer::Flee(*t)),
+            Behavior::Pursue(t) => one(Steer::Pursue(*t)),
+            Behavior::Evade(t) => one(Steer::Evade(*t)),
+            Behavior::Wander => one(Steer::Wander),
             Behavior::Graze(t) => {
-                f(1.0, Steer::Wander);
-                f(sanitize_weight(graze_flee_weight), Steer::Flee(*t));
+                f(Weighted::new(1.0, Steer::Wander));
+                let flee = Steer::Flee(*t);
+                f(Weighted::new(sanitize_weight(graze_flee_weight), flee));
             }
             Behavior::Blend(parts) => {
                 for part in parts {
-                    f(sanitize_weight(part.weight), part.steer);
+                    f(Weighted {
+                        weight: sanitize_weight(part.weight),
+                        ..*part
+                    });
                 }
             }
         }
-    }
-
-    /// The sum of the parts' weights.
-    pub fn total_weight(&self, graze_flee_weight: f32) -> f32 {
-        let mut total = 0.0;
-        self.for_each_part(graze_flee_weight, |w, _| total += w);
-        total
     }
 }
 
@@ -350,31 +452,6 @@ pub(crate) fn sanitize_weight(weight: f32) -> f32 {
     } else {
         0.0
     }
-}
-
-/// Per-agent overrides of the global [`SteeringSettings`](crate::SteeringSettings):
-/// each field that is `Some` replaces the global value for this agent.
-///
-/// ```
-/// # use bevy_steering::prelude::*;
-/// // A sluggish heavy agent among quick ones.
-/// let heavy = SteeringOverride { max_force: Some(120.0), response_time: Some(1.0), ..Default::default() };
-/// ```
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
-#[reflect(Component, Debug, Default, PartialEq)]
-pub struct SteeringOverride {
-    /// Top speed, in pixels a second.
-    pub max_speed: Option<f32>,
-    /// Steering cap, in pixels a second per second.
-    pub max_force: Option<f32>,
-    /// Reaction time, in seconds.
-    pub response_time: Option<f32>,
-    /// Arrive's slowing radius, in pixels.
-    pub slowing_radius: Option<f32>,
-    /// Flee's and evade's panic radius, in pixels.
-    pub panic_radius: Option<f32>,
-    /// Wander's angle step, in radians per square-root second.
-    pub wander_rate: Option<f32>,
 }
 
 /// The last places an agent has been, oldest first, sampled every

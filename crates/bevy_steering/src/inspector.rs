@@ -18,6 +18,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use steering_core as model;
 
+use crate::params::Combine;
 use crate::settings::{SteeringSeed, SteeringSettings};
 
 /// Adds the tuning panel (and egui, if the app does not have it yet).
@@ -126,37 +127,38 @@ fn panel(
         .default_width(230.0)
         .resizable(false)
         .show(ctx, |ui| {
+            let agent = &mut edited.agent;
             ui.heading("Response and limits");
             slider(
                 ui,
-                &mut edited.response_time,
+                &mut agent.response_time,
                 0.01..=2.0,
                 "response time (s)",
             );
-            slider(ui, &mut edited.max_speed, 10.0..=600.0, "max speed (px/s)");
-            slider(
-                ui,
-                &mut edited.max_force,
-                10.0..=2000.0,
-                "max force (px/s²)",
-            );
+            slider(ui, &mut agent.max_speed, 10.0..=600.0, "max speed (px/s)");
+            slider(ui, &mut agent.max_force, 10.0..=2000.0, "max force (px/s²)");
+            ui.heading("Body");
+            slider(ui, &mut agent.mass, 0.1..=10.0, "mass");
+            slider(ui, &mut agent.radius, 0.0..=50.0, "radius (px)");
+            turn_rate(ui, &mut agent.max_turn_rate);
+            combine(ui, &mut agent.combine);
             ui.heading("Behaviors");
             slider(
                 ui,
-                &mut edited.slowing_radius,
+                &mut agent.slowing_radius,
                 1.0..=400.0,
                 "slowing radius (px)",
             );
             slider(
                 ui,
-                &mut edited.panic_radius,
+                &mut agent.panic_radius,
                 1.0..=500.0,
                 "panic radius (px)",
             );
-            slider(ui, &mut edited.wander_rate, 0.0..=3.0, "wander rate");
+            slider(ui, &mut agent.wander_rate, 0.0..=3.0, "wander rate");
             slider(
                 ui,
-                &mut edited.graze_flee_weight,
+                &mut agent.graze_flee_weight,
                 0.0..=10.0,
                 "graze flee weight",
             );
@@ -191,20 +193,23 @@ fn panel(
             });
 
             ui.separator();
-            let braking = model::braking_distance(edited.max_speed, edited.max_force);
-            let to_top = model::time_to_speed(edited.max_speed, edited.max_force);
+            let agent = &edited.agent;
+            // What the force can do to the velocity: the force over the mass.
+            let accel = agent.max_force / model::sanitize_mass(agent.mass);
+            let braking = model::braking_distance(agent.max_speed, accel);
+            let to_top = model::time_to_speed(agent.max_speed, accel);
             ui.label(format!("braking distance v²/2a: {braking:.1} px"));
             ui.label(format!("time to top speed v/a: {to_top:.2} s"));
-            if edited.slowing_radius < braking {
+            if agent.slowing_radius < braking {
                 let overshoot = model::arrive_overshoot(
                     model::Limits {
-                        max_speed: edited.max_speed,
-                        max_force: edited.max_force,
+                        max_speed: agent.max_speed,
+                        max_force: accel,
                     },
-                    edited.response_time,
-                    edited.slowing_radius,
+                    agent.response_time,
+                    agent.slowing_radius,
                     400.0,
-                    edited.max_speed,
+                    agent.max_speed,
                     1.0 / hz,
                     10.0,
                 );
@@ -243,4 +248,40 @@ fn panel(
         });
     }
     Ok(())
+}
+
+/// The turn-rate limit in degrees a second, or none.
+fn turn_rate(ui: &mut egui::Ui, rate: &mut f32) {
+    let mut limited = rate.is_finite();
+    ui.checkbox(&mut limited, "limit the turn rate (like a car)");
+    if !limited {
+        *rate = f32::INFINITY;
+        return;
+    }
+    let mut degrees = if rate.is_finite() {
+        rate.to_degrees()
+    } else {
+        180.0
+    };
+    slider(ui, &mut degrees, 1.0..=720.0, "max turn rate (°/s)");
+    *rate = degrees.to_radians();
+}
+
+/// Weighted sum or priority, and the priority's threshold.
+fn combine(ui: &mut egui::Ui, combine: &mut Combine) {
+    let mut by_priority = matches!(combine, Combine::Priority { .. });
+    ui.checkbox(&mut by_priority, "combine by priority");
+    *combine = match (by_priority, *combine) {
+        (false, _) => Combine::Weighted,
+        (true, Combine::Weighted) => Combine::priority(),
+        (true, Combine::Priority { mut threshold }) => {
+            slider(
+                ui,
+                &mut threshold,
+                0.0..=100.0,
+                "priority threshold (px/s²)",
+            );
+            Combine::Priority { threshold }
+        }
+    };
 }

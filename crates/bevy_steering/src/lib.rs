@@ -3,6 +3,7 @@
 
 mod components;
 mod neighbors;
+mod params;
 mod plugin;
 mod settings;
 mod systems;
@@ -16,20 +17,22 @@ pub mod render;
 pub use steering_core as model;
 
 pub use components::*;
-pub use neighbors::{Flocking, NeighborGrid};
+pub use neighbors::{Flocking, GridEntry, NeighborGrid};
+pub use params::{Combine, Priority, SteeringOverride, SteeringParams};
 pub use plugin::{
     DEFAULT_SEED, InterpolateTransforms, SteeringPlugin, SteeringSystems, run_one_fixed_step,
 };
-pub use settings::{AgentParams, SteeringSeed, SteeringSettings};
+pub use settings::{SteeringSeed, SteeringSettings};
 
 /// Everything a game needs to steer agents: `use bevy_steering::prelude::*;`.
 pub mod prelude {
     pub use crate::components::{
         Behavior, DesiredVelocity, Heading, MeasuredVelocity, Position, PreviousPosition, Steer,
-        SteeringAgent, SteeringForce, SteeringOverride, Target, Trail, Velocity, WanderAngle,
+        SteeringAccumulator, SteeringAgent, SteeringForce, Target, Trail, Velocity, WanderAngle,
         WanderRng, Weighted,
     };
     pub use crate::neighbors::{Flocking, NeighborGrid};
+    pub use crate::params::{Combine, Priority, SteeringOverride, SteeringParams};
     pub use crate::plugin::{SteeringPlugin, SteeringSystems};
     pub use crate::settings::SteeringSettings;
 }

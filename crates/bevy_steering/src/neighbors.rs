@@ -19,13 +19,15 @@ use steering_core::{
     self as model, FlockBatch, FlockParams, FlockSums, FlockView, Neighbor, NeighborBlock,
 };
 
-use crate::components::{Position, SteeringAgent, SteeringForce, SteeringOverride, Velocity};
+use crate::components::{Position, SteeringAccumulator, SteeringAgent, Velocity};
+use crate::params::{Priority, SteeringParams};
 use crate::settings::SteeringSettings;
 
 /// Makes an agent flock with the agents around it: Reynolds' separation,
 /// alignment and cohesion, added to its other steering and capped once with
 /// it. Separation alone (zero alignment and cohesion weights) stops agents
-/// piling up on one spot.
+/// piling up on one spot. Separation is measured between the bodies' edges
+/// ([`SteeringParams::radius`]; points by default, as in the chapter).
 ///
 /// ```
 /// # use bevy_steering::prelude::*;
@@ -52,6 +54,9 @@ pub struct Flocking {
     /// Consider at most this many neighbors, the nearest first; `None` (the
     /// default) considers all within reach.
     pub max_neighbors: Option<usize>,
+    /// The group flocking's steering goes into when the agent combines by
+    /// priority. Normal, with the chapter's behaviors.
+    pub priority: Priority,
 }
 
 impl Default for Flocking {
@@ -65,6 +70,7 @@ impl Default for Flocking {
             cohesion_weight: p.cohesion_weight,
             view_half_angle: None,
             max_neighbors: None,
+            priority: Priority::Normal,
         }
     }
 }
@@ -93,9 +99,10 @@ impl Flocking {
     }
 }
 
-/// Every agent's position and velocity, sorted by grid cell, rebuilt each
-/// fixed step in [`SteeringSystems::Neighbors`](crate::SteeringSystems::Neighbors)
-/// when any agent flocks. Use it to find agents near a point.
+/// Every agent's position, velocity and body radius, sorted by grid cell,
+/// rebuilt each fixed step in
+/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare) when any
+/// agent flocks. Use it to find agents near a point.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -124,26 +131,36 @@ pub struct NeighborGrid {
     ys: Vec<f32>,
     vxs: Vec<f32>,
     vys: Vec<f32>,
+    /// Body radii, each finite and not negative: empty when every agent is
+    /// a point, so a flock of points neither stores nor reads them.
+    radii: Vec<f32>,
+    /// The largest body radius in the grid.
+    largest_radius: f32,
     /// Each entity's slot in the arrays, by entity index (stale entries are
     /// caught by checking `entities`).
     slot_of: Vec<u32>,
     cell_of: Vec<u32>,
     cursor: Vec<u32>,
-    scratch: Vec<(Entity, Vec2, Vec2)>,
+    scratch: Vec<GridEntry>,
 }
+
+/// What the grid keeps of an agent: its entity, position, velocity and body
+/// radius.
+pub type GridEntry = (Entity, Vec2, Vec2, f32);
 
 /// The most cells a grid may have, whatever the spread of the agents.
 const MAX_CELLS: usize = 1 << 20;
 
 impl NeighborGrid {
-    /// Sorts `agents` (entity, position, velocity) into cells of at least
-    /// `cell_size` (and at least 1 px). With `wrap`, the grid covers the wrap
-    /// rectangle and queries go round its edges; without, it covers the
-    /// agents. The buffers are reused: no allocation once they are big
-    /// enough.
+    /// Sorts `agents` (entity, position, velocity, body radius) into cells
+    /// of at least `cell_size` (and at least 1 px). With `wrap`, the grid
+    /// covers the wrap rectangle and queries go round its edges; without, it
+    /// covers the agents. Agents at a non-finite place or speed are left out;
+    /// a radius that is negative or not finite counts as 0. The buffers are
+    /// reused: no allocation once they are big enough.
     pub fn rebuild(
         &mut self,
-        agents: impl IntoIterator<Item = (Entity, Vec2, Vec2)>,
+        agents: impl IntoIterator<Item = GridEntry>,
         cell_size: f32,
         wrap: Option<Rect>,
     ) {
@@ -152,8 +169,10 @@ impl NeighborGrid {
         scratch.extend(
             agents
                 .into_iter()
-                .filter(|(_, p, v)| p.is_finite() && v.is_finite()),
+                .filter(|(_, p, v, _)| p.is_finite() && v.is_finite())
+                .map(|(e, p, v, r)| (e, p, v, model::sanitize_radius(r))),
         );
+        self.largest_radius = scratch.iter().fold(0.0, |largest, e| largest.max(e.3));
         let mut cell_size = if cell_size.is_finite() {
             cell_size.max(1.0)
         } else {
@@ -167,7 +186,7 @@ impl NeighborGrid {
             // Keep every position inside the period, so a cell's copies
             // round the edges are exactly one period apart.
             let size = rect.size();
-            for (_, p, _) in &mut scratch {
+            for (_, p, _, _) in &mut scratch {
                 // The wrap stage keeps agents inside: `rem_euclid` (a call
                 // to `fmodf`) only for the odd one that is not.
                 if !(p.cmpge(rect.min).all() && p.cmplt(rect.max).all()) {
@@ -181,7 +200,7 @@ impl NeighborGrid {
             None => {
                 let (min, max) = scratch.iter().fold(
                     (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
-                    |(lo, hi), (_, p, _)| (lo.min(*p), hi.max(*p)),
+                    |(lo, hi), (_, p, _, _)| (lo.min(*p), hi.max(*p)),
                 );
                 (min, (max - min).max(Vec2::ONE))
             }
@@ -217,7 +236,7 @@ impl NeighborGrid {
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
-        for (_, p, _) in &scratch {
+        for (_, p, _, _) in &scratch {
             let cell = self.cell_index(self.cell_coords(*p));
             self.cell_of.push(cell as u32);
             self.cell_start[cell + 1] += 1;
@@ -232,10 +251,14 @@ impl NeighborGrid {
             column.clear();
             column.resize(n, 0.0);
         }
+        self.radii.clear();
+        if self.largest_radius > 0.0 {
+            self.radii.resize(n, 0.0);
+        }
         // The next free slot of each cell, in turn.
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.cell_start[..cells]);
-        for (i, (entity, p, v)) in scratch.iter().enumerate() {
+        for (i, (entity, p, v, r)) in scratch.iter().enumerate() {
             let cell = self.cell_of[i] as usize;
             let slot = self.cursor[cell] as usize;
             self.cursor[cell] += 1;
@@ -244,6 +267,9 @@ impl NeighborGrid {
             self.ys[slot] = p.y;
             self.vxs[slot] = v.x;
             self.vys[slot] = v.y;
+            if let Some(radius) = self.radii.get_mut(slot) {
+                *radius = *r;
+            }
         }
         for (slot, entity) in self.entities.iter().enumerate() {
             let index = entity.index_u32() as usize;
@@ -318,12 +344,23 @@ impl NeighborGrid {
         Vec2::new(self.vxs[index], self.vys[index])
     }
 
+    /// The body radius of the agent at `index` of the grid's arrays.
+    pub fn radius(&self, index: usize) -> f32 {
+        self.radii.get(index).copied().unwrap_or(0.0)
+    }
+
+    /// The largest body radius of any agent in the grid.
+    pub fn largest_radius(&self) -> f32 {
+        self.largest_radius
+    }
+
     /// The candidates at `range` of the grid's arrays.
     fn block(&self, range: Range<usize>) -> NeighborBlock<'_> {
         NeighborBlock {
             xs: &self.xs[range.clone()],
             ys: &self.ys[range.clone()],
             vxs: &self.vxs[range.clone()],
+            radii: (!self.radii.is_empty()).then(|| &self.radii[range.clone()]),
             vys: &self.vys[range],
         }
     }
@@ -444,7 +481,7 @@ impl NeighborGrid {
     /// # use bevy_steering::{NeighborGrid, model::{FlockParams, FlockView}};
     /// let mut grid = NeighborGrid::default();
     /// let ids = [Entity::from_raw_u32(1).unwrap(), Entity::from_raw_u32(2).unwrap()];
-    /// grid.rebuild([(ids[0], Vec2::ZERO, Vec2::ZERO), (ids[1], Vec2::new(10.0, 0.0), Vec2::X)], 70.0, None);
+    /// grid.rebuild([(ids[0], Vec2::ZERO, Vec2::ZERO, 0.0), (ids[1], Vec2::new(10.0, 0.0), Vec2::X, 0.0)], 70.0, None);
     /// let params = FlockParams::default();
     /// let sums = grid.flock_sums(Vec2::ZERO, params.reach(), &FlockView::new(&params, Vec2::ZERO));
     /// assert_eq!(sums.neighbors(), 1);
@@ -457,8 +494,16 @@ impl NeighborGrid {
         if self.covers_an_axis(self.rings(reach.clamp(0.0, 1e9))) {
             // A world too small for blocks: each neighbor the short way round.
             let mut sums = FlockSums::default();
-            self.for_each_within(p, reach, |_, offset, vel| {
-                sums.add(Neighbor { offset, vel }, view)
+            self.for_each_within(p, reach, |i, offset, vel| {
+                let radius = self.radius(i);
+                sums.add(
+                    Neighbor {
+                        offset,
+                        vel,
+                        radius,
+                    },
+                    view,
+                )
             });
             return sums;
         }
@@ -491,17 +536,18 @@ impl NeighborGrid {
     }
 }
 
-/// [`SteeringSystems::Neighbors`](crate::SteeringSystems::Neighbors): rebuilds
-/// the grid when any agent flocks, with cells as large as the largest reach.
+/// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
+/// rebuilds the grid when any agent flocks, with cells as large as the
+/// largest reach among flockers of their own size.
 pub(crate) fn rebuild_grid(
     settings: Res<SteeringSettings>,
     mut grid: ResMut<NeighborGrid>,
-    flockers: Query<&Flocking>,
-    agents: Query<(Entity, &Position, &Velocity), With<SteeringAgent>>,
+    flockers: Query<(&Flocking, &SteeringParams)>,
+    agents: Query<(Entity, &Position, &Velocity, &SteeringParams), With<SteeringAgent>>,
 ) {
     let reach = flockers
         .iter()
-        .map(|f| f.params().reach())
+        .map(|(f, p)| f.params().reach_with_bodies(p.radius, p.radius))
         .fold(0.0f32, f32::max);
     if reach <= 0.0 {
         if !grid.is_empty() {
@@ -510,7 +556,9 @@ pub(crate) fn rebuild_grid(
         return;
     }
     grid.rebuild(
-        agents.iter().map(|(e, p, v)| (e, p.0, v.0)),
+        agents
+            .iter()
+            .map(|(e, p, v, params)| (e, p.0, v.0, params.radius)),
         reach,
         settings.wrap,
     );
@@ -538,11 +586,19 @@ struct Neighborhood {
     ys: Vec<f32>,
     vxs: Vec<f32>,
     vys: Vec<f32>,
+    /// Empty when the grid has no radii.
+    radii: Vec<f32>,
 }
 
 impl Neighborhood {
     fn gather(&mut self, grid: &NeighborGrid, cell: usize) {
-        for column in [&mut self.xs, &mut self.ys, &mut self.vxs, &mut self.vys] {
+        for column in [
+            &mut self.xs,
+            &mut self.ys,
+            &mut self.vxs,
+            &mut self.vys,
+            &mut self.radii,
+        ] {
             column.clear();
         }
         let coords = ((cell % grid.cols) as i64, (cell / grid.cols) as i64);
@@ -552,6 +608,9 @@ impl Neighborhood {
             self.ys
                 .extend(grid.ys[range.clone()].iter().map(|y| y + shift.y));
             self.vxs.extend_from_slice(&grid.vxs[range.clone()]);
+            if !grid.radii.is_empty() {
+                self.radii.extend_from_slice(&grid.radii[range.clone()]);
+            }
             self.vys.extend_from_slice(&grid.vys[range]);
         });
     }
@@ -562,6 +621,7 @@ impl Neighborhood {
             ys: &self.ys,
             vxs: &self.vxs,
             vys: &self.vys,
+            radii: (!self.radii.is_empty()).then_some(&self.radii[..]),
         }
     }
 }
@@ -587,7 +647,8 @@ fn flock_cells(
             let Some(params) = &flockers[slot] else {
                 continue;
             };
-            let view = FlockView::new(params, grid.velocity(slot));
+            let view =
+                FlockView::new(params, grid.velocity(slot)).with_body_radius(grid.radius(slot));
             let mut batch = FlockBatch::new(&view);
             batch.add_finite_block(neighborhood.block(), -grid.position(slot));
             sums[slot - first_slot] = Some(batch.finish());
@@ -602,17 +663,24 @@ fn flock_sums_one_by_one(
     grid: &NeighborGrid,
     pos: Vec2,
     vel: Vec2,
+    radius: f32,
     flocking: &Flocking,
     near: &mut Vec<Neighbor>,
 ) -> FlockSums {
     let params = flocking.params();
-    let view = FlockView::new(&params, vel);
+    let view = FlockView::new(&params, vel).with_body_radius(radius);
+    let reach = params.reach_with_bodies(radius, grid.largest_radius);
     let Some(limit) = flocking.max_neighbors else {
-        return grid.flock_sums(pos, params.reach(), &view);
+        return grid.flock_sums(pos, reach, &view);
     };
     near.clear();
-    grid.for_each_within(pos, params.reach(), |_, offset, vel| {
-        near.push(Neighbor { offset, vel })
+    grid.for_each_within(pos, reach, |i, offset, vel| {
+        let radius = grid.radius(i);
+        near.push(Neighbor {
+            offset,
+            vel,
+            radius,
+        })
     });
     // Unstable sort: no allocation, and still deterministic (the grid's
     // order is).
@@ -630,8 +698,9 @@ fn flock_sums_one_by_one(
     sums
 }
 
-/// [`SteeringSystems::Flock`](crate::SteeringSystems::Flock): each flocking
-/// agent adds the three rules' steering over its neighbors, in one pass.
+/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
+/// each flocking agent adds the three rules' steering over its neighbors, in
+/// one pass, to its accumulator.
 ///
 /// The neighbors are summed cell by cell of the grid, in parallel: each
 /// cell's neighborhood is gathered into one block once, and every flocker
@@ -639,7 +708,6 @@ fn flock_sums_one_by_one(
 /// cap their neighbors, reach past the next cell, or live in a world too
 /// small for that, are summed one by one through the grid instead.
 pub(crate) fn flock(
-    settings: Res<SteeringSettings>,
     grid: Res<NeighborGrid>,
     mut scratch: Local<FlockScratch>,
     mut agents: Query<(
@@ -647,8 +715,8 @@ pub(crate) fn flock(
         &Position,
         &Velocity,
         &Flocking,
-        Option<&SteeringOverride>,
-        &mut SteeringForce,
+        &SteeringParams,
+        &mut SteeringAccumulator,
     )>,
 ) {
     let grid = &*grid;
@@ -664,9 +732,10 @@ pub(crate) fn flock(
     sums.resize(slots, None);
     let by_cells = !grid.covers_an_axis((1, 1));
     let mut any = false;
-    for (entity, _, _, flocking, _, _) in &agents {
+    for (entity, _, _, flocking, agent, _) in &agents {
         let params = flocking.params();
-        let (rings_x, rings_y) = grid.rings(params.reach());
+        let reach = params.reach_with_bodies(agent.radius, grid.largest_radius);
+        let (rings_x, rings_y) = grid.rings(reach);
         if by_cells
             && flocking.max_neighbors.is_none()
             && rings_x <= 1
@@ -715,13 +784,14 @@ pub(crate) fn flock(
     let sums = &*sums;
     agents.par_iter_mut().for_each_init(
         Vec::new,
-        |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, overrides, mut force)| {
-            let agent = settings.params(overrides);
+        |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, agent, mut steering)| {
             let params = flocking.params();
             let by_cell = grid.index_of(entity).and_then(|slot| sums[slot]);
-            let sums = by_cell
-                .unwrap_or_else(|| flock_sums_one_by_one(grid, pos.0, vel.0, flocking, near));
-            force.0 += sums.steering(vel.0, &params, agent.limits.max_speed, agent.response_time);
+            let sums = by_cell.unwrap_or_else(|| {
+                flock_sums_one_by_one(grid, pos.0, vel.0, agent.radius, flocking, near)
+            });
+            let force = sums.steering(vel.0, &params, agent.max_speed, agent.response_time);
+            steering.add_force(flocking.priority, force);
         },
     );
 }

@@ -5,6 +5,7 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::components::*;
+use crate::params::{Combine, Priority, SteeringOverride, SteeringParams};
 use crate::settings::{SteeringSeed, SteeringSettings};
 use crate::systems;
 
@@ -25,7 +26,10 @@ pub const DEFAULT_SEED: u64 = 0x5EED_0000_C217_7E25;
 ///
 /// let mut app = App::new();
 /// app.add_plugins((MinimalPlugins, SteeringPlugin::default()))
-///     .insert_resource(SteeringSettings { response_time: 0.3, ..default() });
+///     .insert_resource(SteeringSettings {
+///         agent: SteeringParams { response_time: 0.3, ..default() },
+///         ..default()
+///     });
 /// app.world_mut().spawn((
 ///     SteeringAgent,
 ///     Behavior::Seek(Target::Point(Vec2::new(500.0, 350.0))),
@@ -82,42 +86,79 @@ impl SteeringPlugin {
 }
 
 /// The stages of a steering step, in order (they are chained). Order your
-/// own systems around them, in the plugin's schedule:
+/// own systems around them, in the plugin's schedule.
+///
+/// A behavior of your own is a component and a system in
+/// [`Forces`](SteeringSystems::Forces) that adds to each agent's
+/// [`SteeringAccumulator`]; [`Integrate`](SteeringSystems::Integrate) then
+/// caps it once with every other force (see [`SteeringAccumulator`] for a
+/// whole example):
 ///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_steering::prelude::*;
-/// // Add an avoidance force to every agent's steering before it is capped.
-/// fn avoid_walls(mut forces: Query<(&Position, &mut SteeringForce)>) { /* ... */ }
+/// fn keep_out(mut agents: Query<(&Position, &mut SteeringAccumulator)>) { /* ... */ }
 ///
-/// App::new().add_systems(
-///     FixedUpdate,
-///     avoid_walls.after(SteeringSystems::Steer).before(SteeringSystems::Integrate),
-/// );
+/// App::new().add_systems(FixedUpdate, keep_out.in_set(SteeringSystems::Forces));
 /// ```
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SteeringSystems {
-    /// Warns about bad settings, and measures the velocity of entities with
-    /// a [`MeasuredVelocity`].
-    Measure,
-    /// The [`NeighborGrid`](crate::NeighborGrid) is rebuilt, when any agent
-    /// has [`Flocking`](crate::Flocking).
-    Neighbors,
-    /// Each agent's behaviors choose a [`DesiredVelocity`].
-    Desire,
-    /// The weighted steering is summed into [`SteeringForce`].
-    Steer,
-    /// Flocking agents add separation, alignment and cohesion to their
-    /// [`SteeringForce`].
-    Flock,
-    /// The force is capped once, the speed capped, and the agent moved.
+    /// Bad settings and overrides are reported, each agent's
+    /// [`SteeringParams`] filled from the defaults and its overrides, the
+    /// velocity of entities with a [`MeasuredVelocity`] measured, and the
+    /// [`NeighborGrid`](crate::NeighborGrid) rebuilt (when an agent flocks).
+    Prepare,
+    /// The plugin's own behaviors add their steering to each agent's
+    /// [`SteeringAccumulator`]: the chapter's (each [`Behavior`]), then
+    /// flocking ([`Flocking`](crate::Flocking)).
+    Behaviors,
+    /// Yours: add steering forces to the [`SteeringAccumulator`] here. It
+    /// runs after the plugin's own behaviors, so every force adds up in the
+    /// same order each run.
+    Forces,
+    /// The accumulated steering is combined into one [`SteeringForce`]
+    /// (weighted, or by priority), capped once at the max force and divided
+    /// by the mass; the speed is capped, the turn limited, the agent moved,
+    /// wrapped round the world's edges, and turned to face its velocity.
     Integrate,
-    /// Agents off one edge of [`SteeringSettings::wrap`] come back at the other.
-    Wrap,
-    /// Agents turn their [`Heading`] to their velocity.
-    Heading,
-    /// Every [`Trail`] samples its agent's position on its timer.
-    Trail,
+    /// Every [`Trail`] samples its agent's position on its clock, and, when
+    /// the plugin runs outside the fixed loop, each agent's [`Transform`] is
+    /// written.
+    Writeback,
+}
+
+// The names of the nine stages this set had before, kept so that code
+// ordered around them still builds. Each names the stage it became part of.
+#[allow(non_upper_case_globals)]
+impl SteeringSystems {
+    /// Now part of [`Prepare`](Self::Prepare).
+    #[deprecated(note = "now part of SteeringSystems::Prepare")]
+    pub const Measure: Self = Self::Prepare;
+    /// Now part of [`Prepare`](Self::Prepare).
+    #[deprecated(note = "now part of SteeringSystems::Prepare")]
+    pub const Neighbors: Self = Self::Prepare;
+    /// Now part of [`Behaviors`](Self::Behaviors).
+    #[deprecated(note = "now part of SteeringSystems::Behaviors")]
+    pub const Desire: Self = Self::Behaviors;
+    /// Now part of [`Behaviors`](Self::Behaviors). A force of your own goes
+    /// into the [`SteeringAccumulator`] in [`Forces`](Self::Forces), not into
+    /// [`SteeringForce`], which is now what `Integrate` combined.
+    #[deprecated(
+        note = "now part of SteeringSystems::Behaviors; add your own forces to the SteeringAccumulator in SteeringSystems::Forces"
+    )]
+    pub const Steer: Self = Self::Behaviors;
+    /// Now part of [`Behaviors`](Self::Behaviors).
+    #[deprecated(note = "now part of SteeringSystems::Behaviors")]
+    pub const Flock: Self = Self::Behaviors;
+    /// Now part of [`Integrate`](Self::Integrate).
+    #[deprecated(note = "now part of SteeringSystems::Integrate")]
+    pub const Wrap: Self = Self::Integrate;
+    /// Now part of [`Integrate`](Self::Integrate).
+    #[deprecated(note = "now part of SteeringSystems::Integrate")]
+    pub const Heading: Self = Self::Integrate;
+    /// Now part of [`Writeback`](Self::Writeback).
+    #[deprecated(note = "now part of SteeringSystems::Writeback")]
+    pub const Trail: Self = Self::Writeback;
 }
 
 /// Runs exactly one step of the fixed schedules now, whatever the virtual
@@ -149,13 +190,17 @@ impl Plugin for SteeringPlugin {
             .register_type::<Heading>()
             .register_type::<DesiredVelocity>()
             .register_type::<SteeringForce>()
+            .register_type::<SteeringAccumulator>()
+            .register_type::<SteeringParams>()
+            .register_type::<SteeringOverride>()
+            .register_type::<Combine>()
+            .register_type::<Priority>()
             .register_type::<WanderAngle>()
             .register_type::<WanderRng>()
             .register_type::<Behavior>()
             .register_type::<Target>()
             .register_type::<Steer>()
             .register_type::<Weighted>()
-            .register_type::<SteeringOverride>()
             .register_type::<Trail>()
             .register_type::<TrailClock>()
             .register_type::<MeasuredVelocity>()
@@ -173,15 +218,11 @@ impl Plugin for SteeringPlugin {
         app.configure_sets(
             self.schedule,
             (
-                SteeringSystems::Measure,
-                SteeringSystems::Neighbors,
-                SteeringSystems::Desire,
-                SteeringSystems::Steer,
-                SteeringSystems::Flock,
+                SteeringSystems::Prepare,
+                SteeringSystems::Behaviors,
+                SteeringSystems::Forces,
                 SteeringSystems::Integrate,
-                SteeringSystems::Wrap,
-                SteeringSystems::Heading,
-                SteeringSystems::Trail,
+                SteeringSystems::Writeback,
             )
                 .chain(),
         )
@@ -191,22 +232,34 @@ impl Plugin for SteeringPlugin {
                 (
                     systems::validate_settings,
                     systems::validate_overrides,
+                    crate::params::resolve_params,
                     systems::measure_velocities,
+                    crate::neighbors::rebuild_grid,
                 )
-                    .in_set(SteeringSystems::Measure),
-                systems::desire.in_set(SteeringSystems::Desire),
-                crate::neighbors::rebuild_grid.in_set(SteeringSystems::Neighbors),
-                systems::steer.in_set(SteeringSystems::Steer),
-                crate::neighbors::flock.in_set(SteeringSystems::Flock),
+                    .chain()
+                    .in_set(SteeringSystems::Prepare),
+                // Chained, so the forces add up in one order every run.
+                (systems::behave, crate::neighbors::flock)
+                    .chain()
+                    .in_set(SteeringSystems::Behaviors),
                 systems::integrate.in_set(SteeringSystems::Integrate),
-                systems::wrap.in_set(SteeringSystems::Wrap),
-                systems::face_velocity.in_set(SteeringSystems::Heading),
-                systems::sample_trails.in_set(SteeringSystems::Trail),
+                systems::sample_trails.in_set(SteeringSystems::Writeback),
             ),
-        )
-        .add_systems(
-            RunFixedMainLoop,
-            systems::sync_transforms.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
         );
+        if self.schedule_is_fixed() {
+            // Once a frame, after the fixed steps, interpolated between them.
+            app.add_systems(
+                RunFixedMainLoop,
+                systems::sync_transforms.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+            );
+        } else {
+            // Right after each step, in the same schedule, so they never lag.
+            app.add_systems(
+                self.schedule,
+                systems::sync_transforms
+                    .after(systems::sample_trails)
+                    .in_set(SteeringSystems::Writeback),
+            );
+        }
     }
 }

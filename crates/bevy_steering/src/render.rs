@@ -438,8 +438,8 @@ fn draw_radii(
     mut outlines: Query<(&RadiiOutlines, &mut Shape, &mut Visibility)>,
 ) {
     let radii = (
-        settings.slowing_radius.max(0.0),
-        settings.panic_radius.max(0.0),
+        settings.agent.slowing_radius.max(0.0),
+        settings.agent.panic_radius.max(0.0),
         color_key(draw.radii_color),
     );
     let circles = |(slow, panic, _): (f32, f32, [u8; 4])| {

@@ -1,39 +1,32 @@
 //! Global defaults, and the seed behind every agent's random numbers.
 
 use bevy::prelude::*;
-use steering_core::{Limits, defaults};
+use steering_core::defaults;
 
-use crate::components::SteeringOverride;
+use crate::params::SteeringParams;
 
-/// The global steering parameters: every agent uses these unless its
-/// [`SteeringOverride`] says otherwise. The defaults are the chapter's.
+/// The global steering settings: every agent's default parameters, and
+/// what belongs to the world (its wrap rectangle, the trails' clock).
 ///
-/// Changes take effect on the next fixed step. Values that make no sense
-/// (zero, negative, NaN or infinite where they must be positive) never
-/// panic and never put a NaN into the world: the model uses a safe value
-/// instead, and a warning says which field and what is used.
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_steering::prelude::*;
+/// let mut settings = SteeringSettings::default();
+/// settings.agent.response_time = 1.0; // every agent without its own
+/// settings.wrap = None; // an open world
+/// ```
+///
+/// Changes take effect on the next fixed step, for every agent that has
+/// not set its own value in a [`SteeringOverride`](crate::SteeringOverride). Values that make no
+/// sense (zero, negative, NaN or infinite where they must be positive)
+/// never panic and never put a NaN into the world: the model uses a safe
+/// value instead, and a warning says which field and what is used.
 #[derive(Resource, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Resource, Debug, Default, PartialEq)]
 pub struct SteeringSettings {
-    /// Top speed, in pixels a second. 220.
-    pub max_speed: f32,
-    /// The most the steering can change the velocity in a second, in pixels
-    /// a second per second. 380.
-    pub max_force: f32,
-    /// Reaction time, in seconds: `steering = (desired - vel) / response_time`.
-    /// 0.15 is quick; 1.0 is the hidden response of `desired - vel`, which
-    /// makes arrivers overshoot.
-    pub response_time: f32,
-    /// Arrivers slow down inside this distance, in pixels. 150. Keep it
-    /// bigger than the braking distance `max_speed² / (2 max_force)` (64 px).
-    pub slowing_radius: f32,
-    /// Fleers and evaders panic inside this distance, in pixels. 220.
-    pub panic_radius: f32,
-    /// Wander's angle step, in radians per square-root second. 0.65 gives
-    /// about 21° of drift a second at any rate.
-    pub wander_rate: f32,
-    /// How much a grazer's fleeing counts against its wandering. 3.
-    pub graze_flee_weight: f32,
+    /// Every agent's parameters, unless its [`SteeringOverride`](crate::SteeringOverride) says
+    /// otherwise. The defaults are the chapter's.
+    pub agent: SteeringParams,
     /// Simulated seconds between two [`Trail`](crate::Trail) samples. 0.05.
     pub trail_interval: f32,
     /// Places a [`Trail`](crate::Trail) keeps. 30.
@@ -48,13 +41,7 @@ impl Default for SteeringSettings {
     fn default() -> Self {
         let [width, height] = defaults::WORLD_SIZE;
         Self {
-            max_speed: defaults::MAX_SPEED,
-            max_force: defaults::MAX_FORCE,
-            response_time: defaults::RESPONSE_TIME,
-            slowing_radius: defaults::SLOWING_RADIUS,
-            panic_radius: defaults::PANIC_RADIUS,
-            wander_rate: defaults::WANDER_RATE,
-            graze_flee_weight: defaults::GRAZE_FLEE_WEIGHT,
+            agent: SteeringParams::default(),
             trail_interval: defaults::TRAIL_INTERVAL,
             trail_length: defaults::TRAIL_LENGTH,
             wrap: Some(Rect::new(0.0, 0.0, width, height)),
@@ -62,86 +49,15 @@ impl Default for SteeringSettings {
     }
 }
 
-/// One agent's parameters: the global settings with its overrides applied.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AgentParams {
-    /// Speed and force limits.
-    pub limits: Limits,
-    /// Reaction time, in seconds.
-    pub response_time: f32,
-    /// Arrive's slowing radius, in pixels.
-    pub slowing_radius: f32,
-    /// Flee's and evade's panic radius, in pixels.
-    pub panic_radius: f32,
-    /// Wander's angle step, in radians per square-root second.
-    pub wander_rate: f32,
-}
-
 impl SteeringSettings {
-    /// The parameters of an agent with `overrides` (or none).
-    #[inline]
-    pub fn params(&self, overrides: Option<&SteeringOverride>) -> AgentParams {
-        let pick = |over: Option<f32>, global: f32| over.unwrap_or(global);
-        let o = overrides.copied().unwrap_or_default();
-        AgentParams {
-            limits: Limits {
-                max_speed: pick(o.max_speed, self.max_speed),
-                max_force: pick(o.max_force, self.max_force),
-            },
-            response_time: pick(o.response_time, self.response_time),
-            slowing_radius: pick(o.slowing_radius, self.slowing_radius),
-            panic_radius: pick(o.panic_radius, self.panic_radius),
-            wander_rate: pick(o.wander_rate, self.wander_rate),
-        }
-    }
-
     /// What is wrong with these settings, one line a problem, each naming
     /// the field and what the model does instead. Empty when all is well.
     pub fn problems(&self) -> Vec<String> {
-        let mut problems = Vec::new();
-        let mut check = |name: &str, value: f32, instead: &str| {
-            if !(value.is_finite() && value > 0.0) {
-                problems.push(format!(
-                    "SteeringSettings.{name} is {value}, but must be positive and finite; {instead}"
-                ));
-            }
-        };
-        check("max_speed", self.max_speed, "agents will not move");
-        check(
-            "max_force",
-            self.max_force,
-            "agents cannot steer (an infinite force is uncapped)",
-        );
-        check(
-            "response_time",
-            self.response_time,
-            "agents react as fast as max_force allows (an infinite one never reacts)",
-        );
-        check(
-            "slowing_radius",
-            self.slowing_radius,
-            "arrivers will seek and overshoot",
-        );
-        check(
-            "panic_radius",
-            self.panic_radius,
-            "fleers only panic on top of the threat",
-        );
-        check(
-            "trail_interval",
-            self.trail_interval,
-            "trails sample once a step",
-        );
-        if !(self.wander_rate.is_finite() && self.wander_rate >= 0.0) {
+        let mut problems = self.agent.problems("SteeringSettings.agent");
+        if !(self.trail_interval.is_finite() && self.trail_interval > 0.0) {
             problems.push(format!(
-                "SteeringSettings.wander_rate is {}, but must be 0 or more and finite; wanderers will not turn",
-                self.wander_rate
-            ));
-        }
-        if !(self.graze_flee_weight.is_finite() && self.graze_flee_weight >= 0.0) {
-            problems.push(format!(
-                "SteeringSettings.graze_flee_weight is {}, but must be 0 or more and finite; grazers will not flee",
-                self.graze_flee_weight
+                "SteeringSettings.trail_interval is {}, but must be positive and finite; trails sample once a step",
+                self.trail_interval
             ));
         }
         if let Some(rect) = self.wrap {
@@ -151,33 +67,6 @@ impl SteeringSettings {
                     "SteeringSettings.wrap is {rect:?}, which has no area; agents will not wrap on the empty axis"
                 ));
             }
-        }
-        problems
-    }
-}
-
-impl SteeringOverride {
-    /// What is wrong with these overrides, as [`SteeringSettings::problems`].
-    pub fn problems(&self) -> Vec<String> {
-        let fields = [
-            ("max_speed", self.max_speed),
-            ("max_force", self.max_force),
-            ("response_time", self.response_time),
-            ("slowing_radius", self.slowing_radius),
-            ("panic_radius", self.panic_radius),
-        ];
-        let mut problems: Vec<String> = fields
-            .into_iter()
-            .filter_map(|(name, value)| value.map(|v| (name, v)))
-            .filter(|(_, v)| !(v.is_finite() && *v > 0.0))
-            .map(|(name, v)| {
-                format!("SteeringOverride.{name} is {v}, but must be positive and finite; the model uses a safe value instead")
-            })
-            .collect();
-        if let Some(rate) = self.wander_rate.filter(|r| !(r.is_finite() && *r >= 0.0)) {
-            problems.push(format!(
-                "SteeringOverride.wander_rate is {rate}, but must be 0 or more and finite; this agent will not turn"
-            ));
         }
         problems
     }

@@ -6,7 +6,8 @@ use bevy::prelude::*;
 use steering_core as model;
 
 use crate::components::*;
-use crate::settings::{AgentParams, SteeringSettings};
+use crate::params::{SteeringOverride, SteeringParams};
+use crate::settings::SteeringSettings;
 
 /// What an agent can read of any entity it steers toward or away from.
 #[derive(QueryData)]
@@ -116,14 +117,14 @@ pub(crate) fn measure_velocities(
 fn desired_velocity(
     steer: Steer,
     kinematics: model::Kinematics,
-    params: &AgentParams,
+    params: &SteeringParams,
     targets: &Query<TargetData>,
     cache: &mut TargetCache,
     wander: &mut (Mut<WanderAngle>, Mut<WanderRng>),
     dt: f32,
 ) -> Option<Vec2> {
     let model::Kinematics { pos, vel } = kinematics;
-    let max_speed = params.limits.max_speed;
+    let max_speed = params.max_speed;
     Some(match steer {
         Steer::Seek(target) => model::seek(pos, resolve(target, targets, cache)?.0, max_speed),
         Steer::Arrive(target) => model::arrive(
@@ -155,10 +156,10 @@ fn desired_velocity(
     })
 }
 
-/// [`SteeringSystems::Desire`](crate::SteeringSystems::Desire): each agent's
-/// behaviors choose their desired velocities, and their weighted mean is kept.
-pub(crate) fn desire(
-    settings: Res<SteeringSettings>,
+/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
+/// each part of each agent's [`Behavior`] chooses its desired velocity, and
+/// adds its weighted steering toward it to the agent's accumulator.
+pub(crate) fn behave(
     time: Res<Time>,
     targets: Query<TargetData>,
     mut agents: Query<
@@ -167,10 +168,10 @@ pub(crate) fn desire(
             &Position,
             &Velocity,
             &Behavior,
-            Option<&SteeringOverride>,
+            &SteeringParams,
             &mut WanderAngle,
             &mut WanderRng,
-            &mut DesiredVelocity,
+            &mut SteeringAccumulator,
         ),
         With<SteeringAgent>,
     >,
@@ -179,8 +180,7 @@ pub(crate) fn desire(
     agents.par_iter_mut().for_each_init(
         || None,
         |cache: &mut TargetCache,
-         (entity, pos, vel, behavior, overrides, angle, rng, mut desired)| {
-            let params = settings.params(overrides);
+         (entity, pos, vel, behavior, params, angle, rng, mut steering)| {
             let kinematics = model::Kinematics {
                 pos: pos.0,
                 vel: vel.0,
@@ -188,66 +188,42 @@ pub(crate) fn desire(
             // Kept as `Mut`: only a wandering part writes them (and marks
             // them changed).
             let mut wander = (angle, rng);
-            let mut weighted = Vec2::ZERO;
-            let mut total = 0.0;
-            behavior.for_each_part(settings.graze_flee_weight, |weight, steer| {
-                let part =
-                    desired_velocity(steer, kinematics, &params, &targets, cache, &mut wander, dt)
-                        .unwrap_or_else(|| {
-                            warn_once!(
-                                "agent {entity} steers toward an entity that no longer exists \
+            behavior.for_each_part(params.graze_flee_weight, |part| {
+                let desired = desired_velocity(
+                    part.steer,
+                    kinematics,
+                    params,
+                    &targets,
+                    cache,
+                    &mut wander,
+                    dt,
+                )
+                .unwrap_or_else(|| {
+                    warn_once!(
+                        "agent {entity} steers toward an entity that no longer exists \
                              (or has no Position or GlobalTransform); that part of its behavior \
                              asks for no steering"
-                            );
-                            vel.0
-                        });
-                weighted += part * weight;
-                total += weight;
+                    );
+                    vel.0
+                });
+                steering.add_desired(
+                    part.priority,
+                    part.weight,
+                    desired,
+                    vel.0,
+                    params.response_time,
+                );
             });
-            // One part of weight 1 keeps its desire exactly, as the chapter
-            // computes it; a blend keeps the weighted mean, which asks for the
-            // same summed steering.
-            desired.0 = if total == 1.0 {
-                weighted
-            } else if total > 0.0 {
-                model::finite_or_zero(weighted / total)
-            } else {
-                vel.0
-            };
         },
     );
 }
 
-/// [`SteeringSystems::Steer`](crate::SteeringSystems::Steer): the summed
-/// steering, `total_weight * (desired - vel) / response_time`, which is the
-/// sum of each part's weighted steering.
-pub(crate) fn steer(
-    settings: Res<SteeringSettings>,
-    mut agents: Query<
-        (
-            &Velocity,
-            &Behavior,
-            &DesiredVelocity,
-            Option<&SteeringOverride>,
-            &mut SteeringForce,
-        ),
-        With<SteeringAgent>,
-    >,
-) {
-    agents
-        .par_iter_mut()
-        .for_each(|(vel, behavior, desired, overrides, mut force)| {
-            let response_time = overrides
-                .and_then(|o| o.response_time)
-                .unwrap_or(settings.response_time);
-            let weight = behavior.total_weight(settings.graze_flee_weight);
-            force.0 = model::steering(desired.0, vel.0, response_time) * weight;
-        });
-}
-
-/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate): the
-/// steering capped once at the max force, the speed at the max speed, and
-/// semi-implicit Euler.
+/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate): each
+/// agent's accumulated steering combined into one force (and the
+/// accumulator emptied), capped once at the max force, divided by the mass,
+/// the speed capped and the turn limited; semi-implicit Euler; off one edge
+/// of the wrap rectangle, back on at the opposite one; and the heading
+/// turned to the velocity. One pass, so each agent is read and written once.
 pub(crate) fn integrate(
     settings: Res<SteeringSettings>,
     time: Res<Time>,
@@ -256,66 +232,68 @@ pub(crate) fn integrate(
             &mut Position,
             &mut PreviousPosition,
             &mut Velocity,
-            &SteeringForce,
-            Option<&SteeringOverride>,
+            &mut Heading,
+            &mut SteeringAccumulator,
+            &mut SteeringForce,
+            &mut DesiredVelocity,
+            &SteeringParams,
         ),
         With<SteeringAgent>,
     >,
 ) {
     let dt = time.delta_secs();
-    agents
-        .par_iter_mut()
-        .for_each(|(mut pos, mut previous, mut vel, force, overrides)| {
-            let limits = settings.params(overrides).limits;
-            let next = model::step(
+    let wrap = settings.wrap;
+    agents.par_iter_mut().for_each(
+        |(
+            mut pos,
+            mut previous,
+            mut vel,
+            mut heading,
+            mut steering,
+            mut force,
+            mut desired,
+            params,
+        )| {
+            let combined = params.combine.apply(&steering.0);
+            steering.0 = default();
+            force.0 = combined;
+            let asked = vel.0 + combined * model::sanitize_response_time(params.response_time);
+            desired.0 = if asked.is_finite() { asked } else { vel.0 };
+
+            let facing = heading.0.as_vec2();
+            let (next, facing_next) = model::step_vehicle(
                 model::Kinematics {
                     pos: pos.0,
                     vel: vel.0,
                 },
-                force.0,
-                limits,
+                facing,
+                combined,
+                params.vehicle(),
                 dt,
             );
             previous.0 = pos.0;
             pos.0 = next.pos;
             vel.0 = next.vel;
-        });
+            if let Some(rect) = wrap {
+                let (wrapped, shift) = model::wrap(pos.0, rect.min, rect.max);
+                if shift != Vec2::ZERO {
+                    pos.0 = wrapped;
+                    // Move the interpolation's start with it, so the wrap is
+                    // not drawn as a streak across the world.
+                    previous.0 += shift;
+                }
+            }
+            // Along the velocity; nearly still, the way it faced.
+            if facing_next != facing {
+                // `step_vehicle` returns a unit vector.
+                heading.0 = Dir2::new_unchecked(facing_next);
+            }
+        },
+    );
 }
 
-/// [`SteeringSystems::Wrap`](crate::SteeringSystems::Wrap): off one edge,
-/// back on at the opposite one.
-pub(crate) fn wrap(
-    settings: Res<SteeringSettings>,
-    mut agents: Query<(&mut Position, &mut PreviousPosition), With<SteeringAgent>>,
-) {
-    let Some(rect) = settings.wrap else {
-        return;
-    };
-    agents.par_iter_mut().for_each(|(mut pos, mut previous)| {
-        let (wrapped, shift) = model::wrap(pos.0, rect.min, rect.max);
-        if shift != Vec2::ZERO {
-            pos.0 = wrapped;
-            // Move the interpolation's start with it, so the wrap is not
-            // drawn as a streak across the world.
-            previous.0 += shift;
-        }
-    });
-}
-
-/// [`SteeringSystems::Heading`](crate::SteeringSystems::Heading): agents
-/// face the way they move, and keep their heading when nearly still.
-pub(crate) fn face_velocity(mut agents: Query<(&Velocity, &mut Heading), With<SteeringAgent>>) {
-    agents.par_iter_mut().for_each(|(vel, mut heading)| {
-        let next = model::heading(vel.0, heading.0.as_vec2());
-        if next != heading.0.as_vec2() {
-            // `model::heading` returns a unit vector.
-            heading.0 = Dir2::new_unchecked(next);
-        }
-    });
-}
-
-/// [`SteeringSystems::Trail`](crate::SteeringSystems::Trail): every
-/// `trail_interval` seconds of simulated time, by one [`TrailClock`], each
+/// Part of [`SteeringSystems::Writeback`](crate::SteeringSystems::Writeback):
+/// every `trail_interval` seconds of simulated time, by one [`TrailClock`], each
 /// trail adds where its agent is, keeping the last `trail_length` places.
 pub(crate) fn sample_trails(
     settings: Res<SteeringSettings>,

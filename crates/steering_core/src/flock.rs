@@ -16,6 +16,18 @@ pub struct Neighbor {
     pub offset: Vec2,
     /// The neighbor's velocity, in pixels a second.
     pub vel: Vec2,
+    /// The neighbor's body radius, in pixels (0 for a point).
+    pub radius: f32,
+}
+
+/// A body radius that is always usable: finite and not negative, else 0.
+#[inline]
+pub fn sanitize_radius(radius: f32) -> f32 {
+    if radius.is_finite() {
+        radius.max(0.0)
+    } else {
+        0.0
+    }
 }
 
 /// How a flocking agent treats its neighbors. The defaults are the
@@ -52,18 +64,36 @@ impl Default for FlockParams {
 }
 
 impl FlockParams {
-    /// The largest radius the rules look within: what a neighbor search
-    /// must cover.
+    /// The largest radius the rules look within, between points: what a
+    /// neighbor search must cover.
     pub fn reach(&self) -> f32 {
-        sanitize_limit(self.separation_radius).max(sanitize_limit(self.neighbor_radius))
+        self.reach_with_bodies(0.0, 0.0)
+    }
+
+    /// What a neighbor search must cover for an agent of `body_radius`
+    /// among neighbors no bigger than `largest_neighbor_radius`:
+    /// separation's radius is measured between the bodies' edges.
+    pub fn reach_with_bodies(&self, body_radius: f32, largest_neighbor_radius: f32) -> f32 {
+        let bodies = sanitize_radius(body_radius) + sanitize_radius(largest_neighbor_radius);
+        (sanitize_limit(self.separation_radius) + bodies).max(sanitize_limit(self.neighbor_radius))
     }
 }
 
 /// One agent's view of its neighbors for a pass: the rules' radii, sanitized
-/// once, and its field of view. Build it once per agent, then feed
-/// neighbors to [`FlockSums::add`] or [`FlockSums::add_block`].
+/// once, its body radius and its field of view. Build it once per agent,
+/// then feed neighbors to [`FlockSums::add`] or [`FlockSums::add_block`].
+///
+/// Separation is measured between bodies: a neighbor pushes when the gap
+/// between the two bodies' edges is less than the separation radius,
+/// harder the smaller the gap, as hard as it can once they touch. Between
+/// points (radius 0, the default) the gap is the distance, as the chapter
+/// has it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlockView {
+    separation_radius: f32,
+    body_radius: f32,
+    /// `(separation_radius + body_radius)²`: how close a point neighbor
+    /// pushes.
     separation_radius_squared: f32,
     neighbor_radius_squared: f32,
     inverse_separation_radius: f32,
@@ -90,6 +120,8 @@ impl FlockView {
             _ => (Vec2::ZERO, f32::NEG_INFINITY),
         };
         Self {
+            separation_radius: separation,
+            body_radius: 0.0,
             separation_radius_squared: separation * separation,
             neighbor_radius_squared: neighbor * neighbor,
             // Infinite radius: full-strength push at any distance.
@@ -102,11 +134,19 @@ impl FlockView {
             min_cos,
         }
     }
+
+    /// The same view from a body of `radius` (pixels) instead of a point.
+    pub fn with_body_radius(mut self, radius: f32) -> Self {
+        self.body_radius = sanitize_radius(radius);
+        let reach = self.separation_radius + self.body_radius;
+        self.separation_radius_squared = reach * reach;
+        self
+    }
 }
 
-/// Neighbor candidates as four parallel arrays (positions and velocities,
-/// x and y apart): the layout [`FlockBatch::add_block`] reads four at a
-/// time. If their lengths differ, the shortest decides.
+/// Neighbor candidates as parallel arrays (positions and velocities, x and
+/// y apart, and body radii): the layout [`FlockBatch::add_block`] reads
+/// four at a time. If their lengths differ, the shortest decides.
 #[derive(Clone, Copy, Debug)]
 pub struct NeighborBlock<'a> {
     /// Positions, x.
@@ -117,6 +157,9 @@ pub struct NeighborBlock<'a> {
     pub vxs: &'a [f32],
     /// Velocities, y.
     pub vys: &'a [f32],
+    /// Body radii, each finite and not negative; `None` when every candidate
+    /// is a point (radius 0), which weighs them a little faster.
+    pub radii: Option<&'a [f32]>,
 }
 
 /// How many candidates [`FlockBatch::add_block`] weighs side by side: one
@@ -130,14 +173,20 @@ const LANES: usize = 4;
 /// a direction to), is in view, and is within a radius; a non-finite
 /// offset is never within one.
 #[inline(always)]
-fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32) -> [f32; 8] {
+fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32, radius: f32) -> [f32; 8] {
     let d2 = dx * dx + dy * dy;
     let d = d2.sqrt();
     let seen = (d2 > 0.0) & (dx * view.heading.x + dy * view.heading.y >= d * view.min_cos);
-    let pushes = seen & (d2 < view.separation_radius_squared);
+    let bodies = view.body_radius + radius;
+    let push_reach = view.separation_radius + bodies;
+    let pushes = seen
+        & if radius == 0.0 {
+            d2 < view.separation_radius_squared
+        } else {
+            d2 < push_reach * push_reach
+        };
     let counts = seen & (d2 < view.neighbor_radius_squared);
-    // Away, harder the closer: -offset/d * (1 - d/r) = -offset * (1/d - 1/r).
-    let k = 1.0 / d - view.inverse_separation_radius;
+    let k = push_strength(1.0, 1.0 / d, bodies, view.inverse_separation_radius);
     let vel_ok = counts & vx.is_finite() & vy.is_finite();
     [
         if pushes { -dx * k } else { 0.0 },
@@ -151,6 +200,42 @@ fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32) -> [f32; 8
     ]
 }
 
+/// How hard a neighbor at distance `d` pushes, over `d` (the push is
+/// `-offset * k`): away, harder the smaller the gap between the bodies,
+/// `1 - gap / separation_radius` with `gap = d - bodies` (the sum of the two
+/// radii), at most 1. Between points, `1/d - 1/r`, the chapter's
+/// separation, bit for bit.
+#[inline(always)]
+fn push_strength<F>(one: F, inverse_d: F, bodies: F, inverse_separation: F) -> F
+where
+    F: Copy
+        + std::ops::Add<Output = F>
+        + std::ops::Mul<Output = F>
+        + std::ops::Sub<Output = F>
+        + Min,
+{
+    ((one + bodies * inverse_separation) * inverse_d - inverse_separation).min_of(inverse_d)
+}
+
+/// `min` for both `f32` and four lanes.
+trait Min {
+    fn min_of(self, other: Self) -> Self;
+}
+
+impl Min for f32 {
+    #[inline(always)]
+    fn min_of(self, other: Self) -> Self {
+        self.min(other)
+    }
+}
+
+impl Min for f32x4 {
+    #[inline(always)]
+    fn min_of(self, other: Self) -> Self {
+        self.fast_min(other)
+    }
+}
+
 /// [`FlockSums`] four lanes wide: the hot loop of a neighbor grid. Feed it
 /// blocks of candidates with [`FlockBatch::add_block`], then
 /// [`FlockBatch::finish`] adds the lanes up, once.
@@ -161,7 +246,8 @@ fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32) -> [f32; 8
 /// // The agent at (100, 100) itself, one neighbor 10 px right, one far away.
 /// let (xs, ys) = ([100.0, 110.0, 900.0], [100.0, 100.0, 100.0]);
 /// let mut batch = FlockBatch::new(&view);
-/// batch.add_block(NeighborBlock { xs: &xs, ys: &ys, vxs: &[0.0; 3], vys: &[0.0; 3] }, Vec2::new(-100.0, -100.0));
+/// let block = NeighborBlock { xs: &xs, ys: &ys, vxs: &[0.0; 3], vys: &[0.0; 3], radii: None };
+/// batch.add_block(block, Vec2::new(-100.0, -100.0));
 /// assert_eq!(batch.finish().neighbors(), 1);
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -170,6 +256,8 @@ pub struct FlockBatch {
     heading_x: f32x4,
     heading_y: f32x4,
     min_cos: f32x4,
+    separation: f32x4,
+    body_radius: f32x4,
     separation2: f32x4,
     neighbor2: f32x4,
     inverse_separation: f32x4,
@@ -193,6 +281,8 @@ impl FlockBatch {
             heading_x: f32x4::splat(view.heading.x),
             heading_y: f32x4::splat(view.heading.y),
             min_cos: f32x4::splat(view.min_cos),
+            separation: f32x4::splat(view.separation_radius),
+            body_radius: f32x4::splat(view.body_radius),
             separation2: f32x4::splat(view.separation_radius_squared),
             neighbor2: f32x4::splat(view.neighbor_radius_squared),
             inverse_separation: f32x4::splat(view.inverse_separation_radius),
@@ -215,7 +305,10 @@ impl FlockBatch {
     /// as adding one by one, up to rounding, four candidates at a time.
     #[inline]
     pub fn add_block(&mut self, block: NeighborBlock, shift: Vec2) {
-        self.add_any_block::<true>(block, shift);
+        match block.radii {
+            Some(_) => self.add_any_block::<true, true>(block, shift),
+            None => self.add_any_block::<true, false>(block, shift),
+        }
     }
 
     /// [`FlockBatch::add_block`] for a block whose velocities are all
@@ -225,28 +318,49 @@ impl FlockBatch {
     /// than counting that neighbor as still.
     #[inline]
     pub fn add_finite_block(&mut self, block: NeighborBlock, shift: Vec2) {
-        self.add_any_block::<false>(block, shift);
+        match block.radii {
+            Some(_) => self.add_any_block::<false, true>(block, shift),
+            None => self.add_any_block::<false, false>(block, shift),
+        }
     }
 
     #[inline(always)]
-    fn add_any_block<const CHECK_VELOCITIES: bool>(&mut self, block: NeighborBlock, shift: Vec2) {
-        let n = block
+    fn add_any_block<const CHECK_VELOCITIES: bool, const RADII: bool>(
+        &mut self,
+        block: NeighborBlock,
+        shift: Vec2,
+    ) {
+        let radii = block.radii.unwrap_or(&[]);
+        let mut n = block
             .xs
             .len()
             .min(block.ys.len())
             .min(block.vxs.len())
             .min(block.vys.len());
+        if RADII {
+            n = n.min(radii.len());
+        }
         let (x_chunks, x_rest) = block.xs[..n].as_chunks::<LANES>();
         let (y_chunks, y_rest) = block.ys[..n].as_chunks::<LANES>();
         let (vx_chunks, vx_rest) = block.vxs[..n].as_chunks::<LANES>();
         let (vy_chunks, vy_rest) = block.vys[..n].as_chunks::<LANES>();
+        // Without radii, every lane's radius is 0 (and never read).
+        let (r_chunks, r_rest) = radii[..if RADII { n } else { 0 }].as_chunks::<LANES>();
+        let zero = [0.0; LANES];
+        let mut r_chunks = r_chunks.iter();
         let (shift_x, shift_y) = (f32x4::splat(shift.x), f32x4::splat(shift.y));
         for (((x, y), vx), vy) in x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks) {
-            self.add_lanes::<CHECK_VELOCITIES>(
+            let r = if RADII {
+                r_chunks.next().unwrap_or(&zero)
+            } else {
+                &zero
+            };
+            self.add_lanes::<CHECK_VELOCITIES, RADII>(
                 f32x4::new(*x) + shift_x,
                 f32x4::new(*y) + shift_y,
                 f32x4::new(*vx),
                 f32x4::new(*vy),
+                f32x4::new(*r),
             );
         }
         if !x_rest.is_empty() {
@@ -261,11 +375,12 @@ impl FlockBatch {
                 }
                 f32x4::new(lanes)
             };
-            self.add_lanes::<CHECK_VELOCITIES>(
+            self.add_lanes::<CHECK_VELOCITIES, RADII>(
                 pad(x_rest, f32::NAN) + shift_x,
                 pad(y_rest, f32::NAN) + shift_y,
                 pad(vx_rest, 0.0),
                 pad(vy_rest, 0.0),
+                pad(r_rest, 0.0),
             );
         }
     }
@@ -275,12 +390,13 @@ impl FlockBatch {
     /// The square root and division are only for a field of view and for
     /// separation's few close neighbors, so they wait until a lane needs them.
     #[inline(always)]
-    fn add_lanes<const CHECK_VELOCITIES: bool>(
+    fn add_lanes<const CHECK_VELOCITIES: bool, const RADII: bool>(
         &mut self,
         dx: f32x4,
         dy: f32x4,
         vx: f32x4,
         vy: f32x4,
+        radius: f32x4,
     ) {
         let zero = f32x4::splat(0.0);
         let one = f32x4::splat(1.0);
@@ -304,9 +420,15 @@ impl FlockBatch {
         self.offset_x += dx & counts;
         self.offset_y += dy & counts;
         self.neighbors += one & counts;
-        let pushes = seen & d2.simd_lt(self.separation2);
+        let (pushes, bodies) = if RADII {
+            let bodies = self.body_radius + radius;
+            let reach = self.separation + bodies;
+            (seen & d2.simd_lt(reach * reach), bodies)
+        } else {
+            (seen & d2.simd_lt(self.separation2), self.body_radius)
+        };
         if pushes.any() {
-            let k = one / d2.sqrt() - self.inverse_separation;
+            let k = push_strength(one, one / d2.sqrt(), bodies, self.inverse_separation);
             self.push_x -= (dx * k) & pushes;
             self.push_y -= (dy * k) & pushes;
             self.pushers += one & pushes;
@@ -344,9 +466,19 @@ impl FlockSums {
     /// offset is out of reach; a non-finite velocity counts as still.
     #[inline]
     pub fn add(&mut self, neighbor: Neighbor, view: &FlockView) {
-        let Neighbor { offset, vel } = neighbor;
-        let [px, py, pushes, vx, vy, ox, oy, counts] =
-            contribution(view, offset.x, offset.y, vel.x, vel.y);
+        let Neighbor {
+            offset,
+            vel,
+            radius,
+        } = neighbor;
+        let [px, py, pushes, vx, vy, ox, oy, counts] = contribution(
+            view,
+            offset.x,
+            offset.y,
+            vel.x,
+            vel.y,
+            sanitize_radius(radius),
+        );
         self.push += Vec2::new(px, py);
         self.pushers += pushes as u32;
         self.velocity += Vec2::new(vx, vy);
@@ -420,7 +552,7 @@ impl FlockSums {
 /// ```
 /// # use steering_core::{flock_steering, FlockParams, Neighbor, Vec2};
 /// // A neighbor 10 px to the right pushes the agent left.
-/// let near = [Neighbor { offset: Vec2::new(10.0, 0.0), vel: Vec2::ZERO }];
+/// let near = [Neighbor { offset: Vec2::new(10.0, 0.0), ..Default::default() }];
 /// let params = FlockParams { alignment_weight: 0.0, cohesion_weight: 0.0, ..Default::default() };
 /// let force = flock_steering(Vec2::ZERO, near, &params, 220.0, 0.15);
 /// assert!(force.x < 0.0 && force.y == 0.0);

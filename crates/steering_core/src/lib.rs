@@ -34,6 +34,7 @@
 pub use glam::Vec2;
 
 mod behaviors;
+mod combine;
 mod flock;
 mod measure;
 mod model;
@@ -42,6 +43,7 @@ mod wander;
 mod world;
 
 pub use behaviors::*;
+pub use combine::*;
 pub use flock::*;
 pub use measure::*;
 pub use model::*;
@@ -80,6 +82,17 @@ pub mod defaults {
     pub const TRAIL_INTERVAL: f32 = 0.05;
     /// Places a trail keeps: a second and a half of path.
     pub const TRAIL_LENGTH: usize = 30;
+    /// An agent's mass: the chapter's agents all have a mass of 1, so their
+    /// steering force and their acceleration are the same number.
+    pub const MASS: f32 = 1.0;
+    /// How fast an agent's velocity may turn, in radians a second: the
+    /// chapter's agents have no limit but the force cap.
+    pub const MAX_TURN_RATE: f32 = f32::INFINITY;
+    /// An agent's body radius, in pixels: the chapter's agents are points.
+    pub const RADIUS: f32 = 0.0;
+    /// In priority combination, a group's force counts when it is longer
+    /// than this, in pixels a second per second (1% of the max force).
+    pub const PRIORITY_THRESHOLD: f32 = 3.8;
     /// The Critters window, which the agents wrap around, in pixels.
     pub const WORLD_SIZE: [f32; 2] = [1000.0, 700.0];
 }

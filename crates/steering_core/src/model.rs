@@ -157,6 +157,7 @@ pub struct Kinematics {
 ///
 /// `dt` at or below zero, or non-finite, leaves the agent as it is. A
 /// non-finite position or velocity is reset to zero rather than spread.
+/// [`step_vehicle`] is the same step with a mass and a turn-rate limit.
 ///
 /// ```
 /// # use steering_core::{step, Kinematics, Limits, Vec2};
@@ -167,20 +168,159 @@ pub struct Kinematics {
 /// ```
 #[inline]
 pub fn step(agent: Kinematics, steering: Vec2, limits: Limits, dt: f32) -> Kinematics {
+    step_vehicle(agent, Vec2::X, steering, Vehicle::new(limits), dt).0
+}
+
+/// How an agent's body moves: its two limits, its mass, and how fast its
+/// velocity may turn. The chapter's agents have a mass of 1 and turn as
+/// fast as the force allows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vehicle {
+    /// Top speed and steering cap.
+    pub limits: Limits,
+    /// Mass: the capped steering force is divided by it (`a = F / m`), so a
+    /// heavy agent steers more sluggishly. 1 in the chapter.
+    pub mass: f32,
+    /// The fastest the agent may turn, in radians a second, like a car that
+    /// cannot spin its velocity round in a moment. Infinite in the chapter.
+    pub max_turn_rate: f32,
+}
+
+impl Vehicle {
+    /// The chapter's vehicle with `limits`: a mass of 1, no turn limit.
+    pub const fn new(limits: Limits) -> Self {
+        Self {
+            limits,
+            mass: 1.0,
+            max_turn_rate: f32::INFINITY,
+        }
+    }
+}
+
+impl Default for Vehicle {
+    fn default() -> Self {
+        Self::new(Limits::default())
+    }
+}
+
+/// A mass that is always usable: positive and finite, else 1.
+#[inline]
+pub fn sanitize_mass(mass: f32) -> f32 {
+    if mass.is_finite() && mass > 0.0 {
+        mass
+    } else {
+        1.0
+    }
+}
+
+/// A turn rate that is always usable: 0 or more (infinite is no limit);
+/// NaN and negative rates count as no limit.
+#[inline]
+pub fn sanitize_turn_rate(rate: f32) -> f32 {
+    if rate >= 0.0 { rate } else { f32::INFINITY }
+}
+
+/// The direction, exactly `max_angle` radians from `heading` toward
+/// `wanted`, if `wanted` lies further round than that; `None` if it is
+/// within reach (or there is no limit or nothing to turn to). Toward the
+/// side `wanted` leans to; straight behind turns left.
+///
+/// `heading` should be a unit vector; a zero or non-finite one limits
+/// nothing. `max_angle` of π or more (or NaN) limits nothing; below 0 it
+/// counts as 0.
+///
+/// ```
+/// # use steering_core::{limit_turn, Vec2};
+/// let turned = limit_turn(Vec2::X, Vec2::new(0.0, 10.0), 0.1).unwrap();
+/// assert!((turned.to_angle() - 0.1).abs() < 1e-6);
+/// assert_eq!(limit_turn(Vec2::X, Vec2::new(10.0, 0.5), 0.1), None);
+/// ```
+#[inline]
+pub fn limit_turn(heading: Vec2, wanted: Vec2, max_angle: f32) -> Option<Vec2> {
+    let wanted = finite_or_zero(wanted);
+    // NaN compares false, so it limits nothing, as π or more does.
+    let limits = max_angle < std::f32::consts::PI;
+    if !limits || wanted == Vec2::ZERO {
+        return None;
+    }
+    let heading = if heading.is_normalized() {
+        heading
+    } else {
+        direction(heading)
+    };
+    if heading == Vec2::ZERO {
+        return None;
+    }
+    let (sin, cos) = max_angle.max(0.0).sin_cos();
+    if heading.dot(wanted) >= cos * wanted.length() {
+        return None;
+    }
+    let side = if heading.perp_dot(wanted) >= 0.0 {
+        1.0
+    } else {
+        -1.0
+    };
+    Some(direction(heading * cos + heading.perp() * (sin * side)))
+}
+
+/// One step of a [`Vehicle`], and the way it faces after it: the steering
+/// capped at the max force and divided by the mass, the speed capped, then
+/// semi-implicit Euler. `heading` is the way it faced (a unit vector).
+///
+/// Without a turn limit it is [`step`], bit for bit, and the heading
+/// follows the velocity as [`heading`](crate::heading()) has it. With one,
+/// where the new velocity would point further from the heading than
+/// `max_turn_rate * dt`, the heading turns by exactly that much toward it,
+/// and the agent goes that way at the speed the steering's part along its
+/// old heading leaves it (none if that is backward): the sideways push it
+/// cannot turn by is lost, as a tyre's grip loses it, and never speeds the
+/// agent up. So a vehicle circling a target inside its turning circle, its
+/// steering mostly sideways and partly braking, slows down and spirals in
+/// instead of orbiting for ever. Asked to go the way it does not face, it
+/// turns on the spot first.
+///
+/// A bad mass counts as 1 and a bad turn rate as no limit.
+///
+/// ```
+/// # use steering_core::{step_vehicle, Kinematics, Vehicle, Vec2};
+/// let heavy = Vehicle { mass: 2.0, ..Vehicle::default() };
+/// let (next, _) = step_vehicle(Kinematics::default(), Vec2::X, Vec2::new(100.0, 0.0), heavy, 0.5);
+/// assert_eq!(next.vel, Vec2::new(25.0, 0.0)); // 100 / 2 px/s² for 0.5 s
+/// ```
+#[inline]
+pub fn step_vehicle(
+    agent: Kinematics,
+    heading: Vec2,
+    steering: Vec2,
+    vehicle: Vehicle,
+    dt: f32,
+) -> (Kinematics, Vec2) {
     let dt = sanitize_dt(dt);
     let pos = finite_or_zero(agent.pos);
     let vel = finite_or_zero(agent.vel);
+    let facing = crate::heading(Vec2::ZERO, heading);
     if dt == 0.0 {
-        return Kinematics { pos, vel };
+        return (Kinematics { pos, vel }, facing);
     }
-    let vel = truncated(
-        vel + truncated(steering, limits.max_force) * dt,
-        limits.max_speed,
-    );
-    Kinematics {
+    let Limits {
+        max_speed,
+        max_force,
+    } = vehicle.limits;
+    let accel = truncated(steering, max_force) / sanitize_mass(vehicle.mass);
+    let mut vel = truncated(vel + accel * dt, max_speed);
+    let mut facing_next = crate::heading(vel, facing);
+    let max_turn_rate = sanitize_turn_rate(vehicle.max_turn_rate);
+    if max_turn_rate.is_finite()
+        && let Some(turned) = limit_turn(facing, vel, max_turn_rate * dt)
+    {
+        vel = turned * vel.dot(facing).max(0.0);
+        facing_next = turned;
+    }
+    let next = Kinematics {
         pos: finite_or_zero(pos + vel * dt),
         vel,
-    }
+    };
+    (next, facing_next)
 }
 
 /// The distance an agent going `speed` needs to stop, braking at `max_force`:

@@ -423,6 +423,7 @@ fn separation_pushes_away_harder_when_closer_and_never_nan() {
             [Neighbor {
                 offset: Vec2::new(d, 0.0),
                 vel: Vec2::ZERO,
+                radius: 0.0,
             }],
             &only_separation,
             220.0,
@@ -439,7 +440,11 @@ fn separation_pushes_away_harder_when_closer_and_never_nan() {
     for v in non_finite_vectors() {
         let f = flock_steering(
             v,
-            [Neighbor { offset: v, vel: v }],
+            [Neighbor {
+                offset: v,
+                vel: v,
+                radius: v.x,
+            }],
             &FlockParams::default(),
             220.0,
             0.15,
@@ -459,14 +464,17 @@ fn alignment_and_cohesion_follow_the_neighbors() {
         Neighbor {
             offset: Vec2::new(40.0, 0.0),
             vel: Vec2::new(0.0, 100.0),
+            radius: 0.0,
         },
         Neighbor {
             offset: Vec2::new(-40.0, 0.0),
             vel: Vec2::new(0.0, 200.0),
+            radius: 0.0,
         },
         Neighbor {
             offset: Vec2::new(200.0, 0.0),
             vel: Vec2::new(0.0, -900.0),
+            radius: 0.0,
         },
     ];
     let f = flock_steering(Vec2::ZERO, neighbors, &alignment, 220.0, 0.5);
@@ -482,6 +490,7 @@ fn alignment_and_cohesion_follow_the_neighbors() {
         [Neighbor {
             offset: Vec2::new(0.0, 50.0),
             vel: Vec2::ZERO,
+            radius: 0.0,
         }],
         &cohesion,
         220.0,
@@ -503,6 +512,7 @@ fn a_field_of_view_hides_neighbors_behind() {
     let behind = [Neighbor {
         offset: Vec2::new(-10.0, 0.0),
         vel: Vec2::ZERO,
+        radius: 0.0,
     }];
     assert_eq!(
         flock_steering(Vec2::new(100.0, 0.0), behind, &params, 220.0, 0.15),
@@ -511,6 +521,7 @@ fn a_field_of_view_hides_neighbors_behind() {
     let ahead = [Neighbor {
         offset: Vec2::new(10.0, 0.0),
         vel: Vec2::ZERO,
+        radius: 0.0,
     }];
     assert_ne!(
         flock_steering(Vec2::new(100.0, 0.0), ahead, &params, 220.0, 0.15),
@@ -551,6 +562,7 @@ fn a_block_skips_the_agent_itself_and_reads_every_length() {
                 ys: &zeros,
                 vxs: &zeros,
                 vys: &zeros,
+                radii: None,
             },
             Vec2::ZERO,
         );
@@ -575,10 +587,161 @@ fn a_neighbor_with_a_non_finite_velocity_counts_as_still() {
             ys: &[0.0, 0.0],
             vxs: &[f32::NAN, 100.0],
             vys: &[0.0, f32::INFINITY],
+            radii: None,
         },
         Vec2::ZERO,
     );
     let sums = batch.finish();
     assert_eq!(sums.neighbors(), 2);
     assert_eq!(sums.steering(Vec2::ZERO, &params, 220.0, 1.0), Vec2::ZERO);
+}
+
+#[test]
+fn priority_takes_the_first_group_that_asks_and_weighted_adds_them_all() {
+    let mut groups = PriorityGroups::default();
+    groups.add(2, Vec2::new(100.0, 0.0));
+    groups.add(3, Vec2::new(0.0, 50.0));
+    // Nothing above: the normal group speaks.
+    assert_eq!(groups.first_above(1.0), Vec2::new(100.0, 0.0));
+    assert_eq!(groups.total(), Vec2::new(100.0, 50.0));
+    // A whisper below the threshold does not silence it...
+    groups.add(0, Vec2::new(0.5, 0.0));
+    assert_eq!(groups.first_above(1.0), Vec2::new(100.0, 0.0));
+    // ...but a real request does, however small against the rest.
+    groups.add(0, Vec2::new(0.0, -2.0));
+    assert_eq!(groups.first_above(1.0), Vec2::new(0.5, -2.0));
+    // Groups past the last count as the last; non-finite forces add nothing.
+    groups.add(9, Vec2::new(0.0, 1.0));
+    groups.add(1, Vec2::NAN);
+    assert_eq!(groups.groups[3], Vec2::new(0.0, 51.0));
+    assert_eq!(groups.groups[1], Vec2::ZERO);
+    // A NaN threshold is 0; an infinite one finds no group: the sum.
+    let all = groups.total();
+    assert_eq!(groups.first_above(f32::INFINITY), all);
+    assert_eq!(groups.first_above(f32::NAN), Vec2::new(0.5, -2.0));
+}
+
+#[test]
+fn a_heavy_agent_changes_its_velocity_more_slowly() {
+    let step_once = |vehicle: Vehicle, force: Vec2| {
+        step_vehicle(Kinematics::default(), Vec2::X, force, vehicle, 0.1).0
+    };
+    let force = Vec2::new(100.0, 0.0); // under the cap
+    let heavy = Vehicle {
+        mass: 2.0,
+        ..Vehicle::default()
+    };
+    assert_eq!(
+        step_once(Vehicle::default(), force).vel,
+        Vec2::new(10.0, 0.0)
+    );
+    assert_eq!(step_once(heavy, force).vel, Vec2::new(5.0, 0.0));
+    // The force is capped before the mass divides it.
+    let shoved = step_once(heavy, Vec2::new(1e6, 0.0));
+    assert_relative_eq!(shoved.vel.x, MAX_FORCE / 2.0 * 0.1, epsilon = 1e-4);
+    // A bad mass counts as 1.
+    for mass in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        let odd = Vehicle {
+            mass,
+            ..Vehicle::default()
+        };
+        assert_eq!(step_once(odd, force), step_once(Vehicle::default(), force));
+    }
+}
+
+#[test]
+fn a_turn_limited_vehicle_turns_at_its_rate_and_from_rest_turns_on_the_spot() {
+    let car = Vehicle {
+        max_turn_rate: 1.0,
+        ..Vehicle::default()
+    };
+    let dt = 1.0 / 60.0;
+    // Full speed along +x, steering straight up at the cap: the velocity
+    // turns by exactly the limit, no faster than before.
+    let moving = Kinematics {
+        pos: Vec2::ZERO,
+        vel: Vec2::new(MAX_SPEED, 0.0),
+    };
+    let up = Vec2::new(0.0, 1e4);
+    let (next, facing) = step_vehicle(moving, Vec2::X, up, car, dt);
+    assert_relative_eq!(facing.to_angle(), dt, epsilon = 1e-6);
+    assert_relative_eq!(next.vel.to_angle(), dt, epsilon = 1e-5);
+    let free = step(moving, up, Limits::default(), dt);
+    assert!(next.vel.length() < free.vel.length());
+    // Its speed is what the steering's part along +x left it: the cap is
+    // all sideways, so the full 220 px/s.
+    assert_relative_eq!(next.vel.length(), free.vel.x, epsilon = 1e-3);
+    // From rest, asked to go backward, a car turns on the spot first...
+    let (parked, facing) = step_vehicle(
+        Kinematics::default(),
+        Vec2::X,
+        Vec2::new(-1e4, 0.0),
+        car,
+        dt,
+    );
+    assert_eq!(parked.vel, Vec2::ZERO);
+    assert_relative_eq!(facing.to_angle(), dt, epsilon = 1e-6);
+    // ...and drives off once the way is within a right angle.
+    let mut state = (Kinematics::default(), Vec2::X);
+    let mut steps = 0;
+    while state.0.vel == Vec2::ZERO && steps < 1000 {
+        state = step_vehicle(state.0, state.1, Vec2::new(-1e4, 0.0), car, dt);
+        steps += 1;
+    }
+    assert!(
+        state.0.vel.length() > 0.0 && state.1.x <= 0.0,
+        "{state:?} after {steps} steps"
+    );
+    // A bad rate is no limit.
+    for rate in [f32::NAN, -1.0] {
+        let odd = Vehicle {
+            max_turn_rate: rate,
+            ..Vehicle::default()
+        };
+        assert_eq!(
+            step_vehicle(moving, Vec2::X, up, odd, dt).0,
+            step(moving, up, Limits::default(), dt)
+        );
+    }
+}
+
+#[test]
+fn separation_is_measured_between_the_bodies_edges() {
+    let only_separation = FlockParams {
+        alignment_weight: 0.0,
+        cohesion_weight: 0.0,
+        ..Default::default()
+    };
+    let push = |d: f32, body: f32, other: f32| {
+        let view = FlockView::new(&only_separation, Vec2::ZERO).with_body_radius(body);
+        let mut sums = FlockSums::default();
+        sums.add(
+            Neighbor {
+                offset: Vec2::new(d, 0.0),
+                vel: Vec2::ZERO,
+                radius: other,
+            },
+            &view,
+        );
+        sums.steering(Vec2::ZERO, &only_separation, 220.0, 0.15)
+    };
+    // Points 40 px apart do not push (25 px radius); bodies of 10 and 10
+    // leave a 20 px gap, which does.
+    assert_eq!(push(40.0, 0.0, 0.0), Vec2::ZERO);
+    assert!(push(40.0, 10.0, 10.0).x < 0.0);
+    // The push depends on the gap only: 40 px apart with 20 px of bodies is
+    // 20 px apart with none.
+    assert_relative_eq!(
+        push(40.0, 12.0, 8.0).x,
+        push(20.0, 0.0, 0.0).x,
+        epsilon = 1e-3
+    );
+    // Touching or overlapping: as hard as separation pushes.
+    assert_relative_eq!(
+        push(15.0, 10.0, 10.0).x,
+        push(20.0, 10.0, 10.0).x,
+        epsilon = 1e-3
+    );
+    let reach = only_separation.reach_with_bodies(10.0, 10.0);
+    assert_eq!(reach, 70.0_f32.max(25.0 + 20.0));
 }

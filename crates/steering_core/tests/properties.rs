@@ -133,20 +133,24 @@ proptest! {
             cohesion_weight: weight,
             view_half_angle: fov,
         };
-        let neighbors = offsets.into_iter().map(|(offset, vel)| Neighbor { offset, vel });
+        let neighbors = offsets.into_iter().map(|(offset, vel)| Neighbor { offset, vel, radius });
         prop_assert!(flock_steering(vel, neighbors, &params, max_speed, rt).is_finite());
     }
 }
 
-/// A neighbor's sums one by one through [`FlockSums::add`], and eight at a
+/// A candidate: offset (or position), velocity and body radius.
+type Candidate = (Vec2, Vec2, f32);
+
+/// A neighbor's sums one by one through [`FlockSums::add`], and four at a
 /// time through a [`FlockBatch`] block: the same, up to rounding.
-fn one_by_one(view: &FlockView, neighbors: &[(Vec2, Vec2)]) -> FlockSums {
+fn one_by_one(view: &FlockView, neighbors: &[Candidate]) -> FlockSums {
     let mut sums = FlockSums::default();
-    for (offset, vel) in neighbors {
+    for &(offset, vel, radius) in neighbors {
         sums.add(
             Neighbor {
-                offset: *offset,
-                vel: *vel,
+                offset,
+                vel,
+                radius,
             },
             view,
         );
@@ -154,25 +158,41 @@ fn one_by_one(view: &FlockView, neighbors: &[(Vec2, Vec2)]) -> FlockSums {
     sums
 }
 
-/// `(position, velocity)` pairs as the four columns of a [`NeighborBlock`].
-fn columns(neighbors: &[(Vec2, Vec2)]) -> [Vec<f32>; 4] {
+/// Candidates as the five columns of a [`NeighborBlock`].
+fn columns(neighbors: &[Candidate]) -> [Vec<f32>; 5] {
     [
-        neighbors.iter().map(|(p, _)| p.x).collect(),
-        neighbors.iter().map(|(p, _)| p.y).collect(),
-        neighbors.iter().map(|(_, v)| v.x).collect(),
-        neighbors.iter().map(|(_, v)| v.y).collect(),
+        neighbors.iter().map(|(p, _, _)| p.x).collect(),
+        neighbors.iter().map(|(p, _, _)| p.y).collect(),
+        neighbors.iter().map(|(_, v, _)| v.x).collect(),
+        neighbors.iter().map(|(_, v, _)| v.y).collect(),
+        neighbors.iter().map(|(_, _, r)| *r).collect(),
     ]
 }
 
-fn block(columns: &[Vec<f32>; 4]) -> NeighborBlock<'_> {
-    let [xs, ys, vxs, vys] = columns;
-    NeighborBlock { xs, ys, vxs, vys }
+/// A block of `columns`, with its radii or as points.
+fn block(columns: &[Vec<f32>; 5], with_radii: bool) -> NeighborBlock<'_> {
+    let [xs, ys, vxs, vys, radii] = columns;
+    NeighborBlock {
+        xs,
+        ys,
+        vxs,
+        vys,
+        radii: with_radii.then_some(&radii[..]),
+    }
 }
 
-fn in_a_block(view: &FlockView, neighbors: &[(Vec2, Vec2)], origin: Vec2) -> FlockSums {
-    let placed: Vec<(Vec2, Vec2)> = neighbors.iter().map(|(o, v)| (*o + origin, *v)).collect();
+fn in_a_block(
+    view: &FlockView,
+    neighbors: &[Candidate],
+    origin: Vec2,
+    with_radii: bool,
+) -> FlockSums {
+    let placed: Vec<Candidate> = neighbors
+        .iter()
+        .map(|(o, v, r)| (*o + origin, *v, *r))
+        .collect();
     let mut batch = FlockBatch::new(view);
-    batch.add_block(block(&columns(&placed)), -origin);
+    batch.add_block(block(&columns(&placed), with_radii), -origin);
     batch.finish()
 }
 
@@ -182,29 +202,37 @@ proptest! {
     #[test]
     fn a_block_sums_what_one_by_one_sums(
         neighbors in proptest::collection::vec(
-            (vec(-100.0f32..100.0), vec(-300.0f32..300.0)), 0..40),
+            (vec(-100.0f32..100.0), vec(-300.0f32..300.0), 0.0f32..20.0), 0..40),
         on_the_spot in 0usize..3,
         origin in vec(-1000.0f32..1000.0),
         vel in vec(-300.0f32..300.0),
         fov in proptest::option::of(0.0f32..4.0),
         separation in 0.0f32..80.0,
         reach in 0.0f32..120.0,
+        body in prop_oneof![Just(0.0f32), 0.0f32..30.0],
+        with_radii in any::<bool>(),
     ) {
         // Offsets that are whole pixels survive the trip through absolute
-        // positions exactly, so both ways see the same neighbors.
-        let mut neighbors: Vec<(Vec2, Vec2)> =
-            neighbors.into_iter().map(|(o, v)| (o.round(), v)).collect();
+        // positions exactly, so both ways see the same neighbors. Points
+        // when the block has no radii.
+        let mut neighbors: Vec<Candidate> = neighbors
+            .into_iter()
+            .map(|(o, v, r)| (o.round(), v, if with_radii { r } else { 0.0 }))
+            .collect();
         // The agent itself, and others on its very spot.
-        neighbors.extend(std::iter::repeat_n((Vec2::ZERO, Vec2::X), on_the_spot));
+        neighbors.extend(std::iter::repeat_n((Vec2::ZERO, Vec2::X, 0.0), on_the_spot));
         let params = FlockParams {
             separation_radius: separation,
             neighbor_radius: reach,
             view_half_angle: fov,
             ..Default::default()
         };
-        let view = FlockView::new(&params, vel);
+        let view = FlockView::new(&params, vel).with_body_radius(body);
         let origin = origin.round();
-        let (a, b) = (one_by_one(&view, &neighbors), in_a_block(&view, &neighbors, origin));
+        let (a, b) = (
+            one_by_one(&view, &neighbors),
+            in_a_block(&view, &neighbors, origin, with_radii),
+        );
         prop_assert_eq!(a.neighbors(), b.neighbors());
         let (fa, fb) = (a.steering(vel, &params, 220.0, 0.15), b.steering(vel, &params, 220.0, 0.15));
         prop_assert!((fa - fb).length() <= 1e-3 * (1.0 + fa.length()), "{fa} vs {fb}");
@@ -212,10 +240,12 @@ proptest! {
 
     #[test]
     fn a_block_of_any_floats_sums_to_finite_steering(
-        neighbors in proptest::collection::vec((vec(any_float()), vec(any_float())), 0..20),
+        neighbors in proptest::collection::vec(
+            (vec(any_float()), vec(any_float()), any_float()), 0..20),
         shift in vec(any_float()),
         vel in vec(any_float()),
         radius in any_float(),
+        body in any_float(),
         fov in proptest::option::of(any_float()),
     ) {
         let params = FlockParams {
@@ -224,10 +254,13 @@ proptest! {
             view_half_angle: fov,
             ..Default::default()
         };
-        let view = FlockView::new(&params, vel);
+        let view = FlockView::new(&params, vel).with_body_radius(body);
+        // A block's radii must be finite and not negative, as the grid's are.
+        let neighbors: Vec<Candidate> =
+            neighbors.into_iter().map(|(p, v, r)| (p, v, sanitize_radius(r))).collect();
         let candidates = columns(&neighbors);
         let mut batch = FlockBatch::new(&view);
-        batch.add_block(block(&candidates), shift);
+        batch.add_block(block(&candidates, true), shift);
         prop_assert!(batch.finish().steering(vel, &params, 220.0, 0.15).is_finite());
     }
 }
@@ -235,16 +268,103 @@ proptest! {
 proptest! {
     #[test]
     fn a_finite_block_sums_exactly_as_a_checked_one(
-        neighbors in proptest::collection::vec((vec(-200.0f32..200.0), vec(-300.0f32..300.0)), 0..40),
+        neighbors in proptest::collection::vec(
+            (vec(-200.0f32..200.0), vec(-300.0f32..300.0), 0.0f32..20.0), 0..40),
         vel in vec(-300.0f32..300.0),
+        with_radii in any::<bool>(),
     ) {
         let params = FlockParams::default();
         let view = FlockView::new(&params, vel);
         let candidates = columns(&neighbors);
-        let block = block(&candidates);
+        let block = block(&candidates, with_radii);
         let (mut checked, mut finite) = (FlockBatch::new(&view), FlockBatch::new(&view));
         checked.add_block(block, Vec2::ZERO);
         finite.add_finite_block(block, Vec2::ZERO);
         prop_assert_eq!(checked.finish(), finite.finish());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn a_vehicle_step_is_finite_for_any_input(
+        pos in vec(any_float()), vel in vec(any_float()), heading in vec(any_float()),
+        steer in vec(any_float()), max_speed in any_float(), max_force in any_float(),
+        mass in any_float(), turn in any_float(), dt in any_float(),
+    ) {
+        let vehicle = Vehicle { limits: Limits { max_speed, max_force }, mass, max_turn_rate: turn };
+        let (next, facing) = step_vehicle(Kinematics { pos, vel }, heading, steer, vehicle, dt);
+        prop_assert!(next.pos.is_finite() && next.vel.is_finite());
+        prop_assert!(facing.is_normalized());
+        prop_assert!(limit_turn(heading, vel, turn).is_none_or(|d| d.is_normalized()));
+    }
+
+    #[test]
+    fn the_chapters_vehicle_steps_exactly_as_the_chapter(
+        pos in vec(any_finite()), vel in vec(any_finite()), heading in vec(any_finite()),
+        steer in vec(any_finite()), max_speed in limit(), max_force in limit(), dt in dt(),
+    ) {
+        let limits = Limits { max_speed, max_force };
+        let agent = Kinematics { pos, vel };
+        let (next, facing) = step_vehicle(agent, heading, steer, Vehicle::new(limits), dt);
+        prop_assert_eq!(next, step(agent, steer, limits, dt));
+        // And it faces the way the chapter's agents face.
+        if dt > 0.0 {
+            prop_assert_eq!(facing, steering_core::heading(next.vel, steering_core::heading(Vec2::ZERO, heading)));
+        }
+    }
+
+    #[test]
+    fn a_turn_limited_step_turns_no_further_than_its_rate(
+        facing in -4.0f32..4.0, speed in 0.0f32..220.0, steer in vec(-3000.0f32..3000.0),
+        rate in 0.0f32..20.0, dt in dt(),
+    ) {
+        // A turn-limited vehicle moves the way it faces.
+        let heading = Vec2::from_angle(facing);
+        let vel = heading * speed;
+        let car = Vehicle { max_turn_rate: rate, ..Vehicle::default() };
+        let (next, facing_next) = step_vehicle(Kinematics { pos: Vec2::ZERO, vel }, heading, steer, car, dt);
+        let limit = rate * dt + 1e-4;
+        // atan2, not glam's `angle_to`, whose acos is coarse near 0.
+        let turn = |to: Vec2| heading.perp_dot(to).atan2(heading.dot(to)).abs();
+        prop_assert!(turn(facing_next) <= limit, "heading turned {} > {limit}", turn(facing_next));
+        if next.vel.length() > 1e-3 {
+            prop_assert!(turn(next.vel) <= limit, "velocity turned {} > {limit}", turn(next.vel));
+        }
+        // Never faster than the chapter's step would go.
+        let free = step(Kinematics { pos: Vec2::ZERO, vel }, steer, Limits::default(), dt);
+        prop_assert!(next.vel.length() <= free.vel.length() + 1e-3);
+    }
+
+    #[test]
+    fn a_mass_divides_the_capped_force(
+        steer in vec(-2000.0f32..2000.0), mass in 0.1f32..20.0, dt in 0.001f32..0.1,
+    ) {
+        let vehicle = Vehicle { mass, limits: Limits { max_speed: f32::INFINITY, max_force: 380.0 }, ..Vehicle::default() };
+        let (next, _) = step_vehicle(Kinematics::default(), Vec2::X, steer, vehicle, dt);
+        let expected = truncated(steer, 380.0) / mass * dt;
+        prop_assert!((next.vel - expected).length() <= 1e-4 * (1.0 + expected.length()));
+    }
+
+    #[test]
+    fn priority_groups_combine_to_finite_forces_and_the_first_loud_group_wins(
+        forces in proptest::collection::vec((0usize..6, vec(any_float())), 0..12),
+        threshold in any_float(),
+    ) {
+        let mut groups = PriorityGroups::default();
+        for (group, force) in &forces {
+            groups.add(*group, *force);
+        }
+        let weighted = groups.total();
+        let priority = groups.first_above(threshold);
+        prop_assert!(weighted.is_finite() && priority.is_finite());
+        // The first group louder than the threshold is the force, exactly.
+        let t = threshold.max(0.0);
+        if let Some(first) = groups.groups.iter().find(|g| g.length() > t) {
+            prop_assert_eq!(priority, finite_or_zero(*first));
+        } else {
+            prop_assert_eq!(priority, groups.total());
+        }
     }
 }

@@ -210,10 +210,7 @@ pub fn flock_app(n: usize, seed: u64, threads: Option<usize>) -> App {
             let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
             (
                 Flocking::default(),
-                Behavior::Blend(vec![Weighted {
-                    weight: 0.3,
-                    steer: Steer::Wander,
-                }]),
+                Behavior::Blend(vec![Weighted::new(0.3, Steer::Wander)]),
                 Position(Vec2::new(
                     rng.random_range(0.0..side),
                     rng.random_range(0.0..side),
@@ -276,6 +273,7 @@ impl PlainFlock {
                         Entity::from_raw_u32(i as u32).unwrap_or(Entity::PLACEHOLDER),
                         *p,
                         *v,
+                        0.0,
                     )
                 }),
             self.params.reach(),
@@ -301,7 +299,14 @@ impl PlainFlock {
             for (j, (p, v)) in self.positions.iter().zip(&self.velocities).enumerate() {
                 let offset = model::wrapped_offset(pos, *p, period);
                 if j != i && offset.length_squared() <= reach2 {
-                    sums.add(Neighbor { offset, vel: *v }, &view);
+                    sums.add(
+                        Neighbor {
+                            offset,
+                            vel: *v,
+                            radius: 0.0,
+                        },
+                        &view,
+                    );
                 }
             }
             *force = sums.steering(vel, &self.params, 220.0, 0.15);
@@ -375,16 +380,12 @@ pub struct StageTimes {
 }
 
 /// The stages in order, as [`StageTimes`] names them.
-const STAGES: [(SteeringSystems, &str); 9] = [
-    (SteeringSystems::Measure, "Measure"),
-    (SteeringSystems::Neighbors, "Neighbors"),
-    (SteeringSystems::Desire, "Desire"),
-    (SteeringSystems::Steer, "Steer"),
-    (SteeringSystems::Flock, "Flock"),
+const STAGES: [(SteeringSystems, &str); 5] = [
+    (SteeringSystems::Prepare, "Prepare"),
+    (SteeringSystems::Behaviors, "Behaviors"),
+    (SteeringSystems::Forces, "Forces"),
     (SteeringSystems::Integrate, "Integrate"),
-    (SteeringSystems::Wrap, "Wrap"),
-    (SteeringSystems::Heading, "Heading"),
-    (SteeringSystems::Trail, "Trail"),
+    (SteeringSystems::Writeback, "Writeback"),
 ];
 
 /// Adds a clock between every two stages of the plugin's chained set, so
@@ -396,7 +397,7 @@ pub fn time_stages(app: &mut App) {
         .map(|(_, name)| (*name, Default::default()))
         .collect();
     let start = |mut times: ResMut<StageTimes>| times.last = Some(Instant::now());
-    app.add_systems(FixedUpdate, start.before(SteeringSystems::Measure));
+    app.add_systems(FixedUpdate, start.before(SteeringSystems::Prepare));
     for (i, (stage, _)) in STAGES.iter().enumerate() {
         let lap = move |mut times: ResMut<StageTimes>| {
             let now = Instant::now();

@@ -156,7 +156,7 @@ fn circle_target(time: Res<Time>, mut targets: Query<&mut Position, With<Circlin
 /// Spawns the circling target, with a measured velocity for pursuers, and
 /// the system that moves it before each step.
 pub(crate) fn add_circling_target(app: &mut App) -> Entity {
-    app.add_systems(FixedUpdate, circle_target.before(SteeringSystems::Measure));
+    app.add_systems(FixedUpdate, circle_target.before(SteeringSystems::Prepare));
     app.world_mut()
         .spawn((
             CirclingTarget,

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bevy::math::Vec2;
+use bevy_steering::Combine;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use steering_lab::{BehaviorKind, Report, Scenario, all_checks, format_table};
@@ -71,6 +72,16 @@ fn parse_pair(text: &str) -> Result<Vec2, String> {
     Ok(Vec2::new(number(x)?, number(y)?))
 }
 
+fn parse_combine(text: &str) -> Result<Combine, String> {
+    match text {
+        "weighted" => Ok(Combine::Weighted),
+        "priority" => Ok(Combine::priority()),
+        _ => Err(format!(
+            "unknown combination '{text}'; choose weighted or priority"
+        )),
+    }
+}
+
 fn parse_behavior(text: &str) -> Result<BehaviorKind, String> {
     BehaviorKind::from_name(text).ok_or_else(|| {
         let names: Vec<_> = BehaviorKind::ALL.iter().map(|k| k.name()).collect();
@@ -125,6 +136,20 @@ struct ScenarioArgs {
     /// How close counts as catching the target, in pixels.
     #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
     catch_radius: f32,
+    /// The agent's body radius, in pixels.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    radius: f32,
+    /// The fastest the agent's velocity may turn, in degrees a second (no
+    /// limit if not given).
+    #[arg(long, value_name = "DEG_PER_S", default_value_t = f32::INFINITY, allow_hyphen_values = true)]
+    max_turn_rate: f32,
+    /// The agent's mass: the capped force is divided by it.
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    mass: f32,
+    /// How the agent's steering forces combine: weighted (the chapter's sum)
+    /// or priority (the first group that asks for something).
+    #[arg(long, default_value = "weighted", value_parser = parse_combine)]
+    combine: Combine,
     /// Print the JSON report (the only output format; accepted for clarity).
     #[arg(long)]
     json: bool,
@@ -150,6 +175,10 @@ impl ScenarioArgs {
             max_force: self.max_force,
             seed: self.seed,
             catch_radius: self.catch_radius,
+            radius: self.radius,
+            mass: self.mass,
+            max_turn_rate_deg_s: self.max_turn_rate,
+            combine: self.combine,
         }
     }
 }
@@ -163,6 +192,7 @@ fn report_json(report: &Report) -> serde_json::Value {
         "final_pos": [last.pos.x, last.pos.y],
         "final_vel": [last.vel.x, last.vel.y],
         "max_speed": report.max_speed,
+        "max_turn_rate_deg_s": report.max_turn_rate_deg_s,
         "steps": report.steps,
     })
 }

@@ -107,6 +107,15 @@ pub struct Scenario {
     pub seed: u64,
     /// How close counts as catching the target, in pixels.
     pub catch_radius: f32,
+    /// The agent's body radius, in pixels.
+    pub radius: f32,
+    /// The agent's mass.
+    pub mass: f32,
+    /// The fastest the agent's velocity may turn, in degrees a second
+    /// (infinite: no limit).
+    pub max_turn_rate_deg_s: f32,
+    /// How the agent's steering forces combine.
+    pub combine: Combine,
 }
 
 impl Default for Scenario {
@@ -126,6 +135,10 @@ impl Default for Scenario {
             max_force: defaults::MAX_FORCE,
             seed: DEFAULT_SEED,
             catch_radius: 10.0,
+            radius: defaults::RADIUS,
+            mass: defaults::MASS,
+            max_turn_rate_deg_s: f32::INFINITY,
+            combine: Combine::Weighted,
         }
     }
 }
@@ -196,6 +209,8 @@ pub struct Sample {
     pub pos: Vec2,
     /// The agent's velocity.
     pub vel: Vec2,
+    /// The way the agent faces, a unit vector.
+    pub heading: Vec2,
     /// The target's position.
     pub target: Vec2,
 }
@@ -214,6 +229,9 @@ pub struct Report {
     pub catch_s: Option<f64>,
     /// The largest speed seen, in pixels a second.
     pub max_speed: f32,
+    /// The fastest the agent's heading turned in any one step, in degrees a
+    /// second: the largest |Δheading| / dt over the run.
+    pub max_turn_rate_deg_s: f32,
     /// Fixed steps run.
     pub steps: u64,
     /// Every step, in order; the last is the final state.
@@ -299,8 +317,8 @@ pub fn headless_app_with_threads(
     .add_systems(
         FixedUpdate,
         (
-            move_targets.before(SteeringSystems::Measure),
-            count_steps.after(SteeringSystems::Trail),
+            move_targets.before(SteeringSystems::Prepare),
+            count_steps.after(SteeringSystems::Writeback),
         ),
     );
     let timestep = app.world().resource::<Time<Fixed>>().timestep();
@@ -343,6 +361,30 @@ impl Scenario {
         positive("max-speed", self.max_speed.into())?;
         positive("max-force", self.max_force.into())?;
         positive("catch-radius", self.catch_radius.into())?;
+        positive("mass", self.mass.into())?;
+        if !(self.radius.is_finite() && self.radius >= 0.0) {
+            return Err(ScenarioError {
+                field: "radius",
+                message: format!("must be a finite number, 0 or more, not {}", self.radius),
+            });
+        }
+        if self.max_turn_rate_deg_s.is_nan() || self.max_turn_rate_deg_s < 0.0 {
+            return Err(ScenarioError {
+                field: "max-turn-rate",
+                message: format!(
+                    "must be 0 or more degrees a second (or inf for no limit), not {}",
+                    self.max_turn_rate_deg_s
+                ),
+            });
+        }
+        if let Combine::Priority { threshold } = self.combine
+            && !(threshold.is_finite() && threshold >= 0.0)
+        {
+            return Err(ScenarioError {
+                field: "combine",
+                message: format!("the priority threshold must be 0 or more, not {threshold}"),
+            });
+        }
         finite_pair("start", self.start)?;
         finite_pair("start-vel", self.start_vel)?;
         finite_pair("target", self.target)?;
@@ -370,11 +412,18 @@ impl Scenario {
     /// numbers, and an open world (no wrap).
     pub fn settings(&self) -> SteeringSettings {
         SteeringSettings {
-            max_speed: self.max_speed,
-            max_force: self.max_force,
-            response_time: self.response,
-            slowing_radius: self.slow_radius,
-            panic_radius: self.panic_radius,
+            agent: SteeringParams {
+                max_speed: self.max_speed,
+                max_force: self.max_force,
+                response_time: self.response,
+                slowing_radius: self.slow_radius,
+                panic_radius: self.panic_radius,
+                radius: self.radius,
+                mass: self.mass,
+                max_turn_rate: self.max_turn_rate_deg_s.to_radians(),
+                combine: self.combine,
+                ..default()
+            },
             wrap: None,
             ..default()
         }
@@ -392,12 +441,18 @@ impl Scenario {
                 Velocity(self.target_vel),
             ))
             .id();
+        // Facing the way it moves, or, from rest, toward the target: what a
+        // turn-limited agent starts along.
+        let facing = Dir2::new(self.start_vel)
+            .or_else(|_| Dir2::new(self.target - self.start))
+            .unwrap_or(Dir2::X);
         let agent = world
             .spawn((
                 SteeringAgent,
                 self.behavior.behavior(target),
                 Position(self.start),
                 Velocity(self.start_vel),
+                Heading(facing),
             ))
             .id();
 
@@ -407,6 +462,7 @@ impl Scenario {
             t: 0.0,
             pos: self.start,
             vel: self.start_vel,
+            heading: facing.as_vec2(),
             target: self.target,
         });
         run_steps(&mut app, self.steps(), |world| {
@@ -415,6 +471,9 @@ impl Scenario {
                 t,
                 pos: world.get::<Position>(agent).map_or(Vec2::NAN, |p| p.0),
                 vel: world.get::<Velocity>(agent).map_or(Vec2::NAN, |v| v.0),
+                heading: world
+                    .get::<Heading>(agent)
+                    .map_or(Vec2::NAN, |h| h.0.as_vec2()),
                 target: world.get::<Position>(target).map_or(Vec2::NAN, |p| p.0),
             });
         });
@@ -443,11 +502,20 @@ impl Scenario {
             .iter()
             .map(|s| s.vel.length())
             .fold(0.0f32, f32::max);
+        let max_turn_rate_deg_s = trajectory
+            .windows(2)
+            // atan2, not `angle_to`, whose acos is coarse for small turns.
+            .map(|w| {
+                let (a, b) = (w[0].heading, w[1].heading);
+                a.perp_dot(b).atan2(a.dot(b)).abs().to_degrees() * self.hz as f32
+            })
+            .fold(0.0f32, f32::max);
         Report {
             overshoot_px,
             settle_s,
             catch_s,
             max_speed,
+            max_turn_rate_deg_s,
             steps: trajectory.len() as u64 - 1,
             trajectory,
         }

@@ -137,6 +137,7 @@ fn the_cli_prints_one_json_object_with_exactly_the_fields() {
             "final_pos",
             "final_vel",
             "max_speed",
+            "max_turn_rate_deg_s",
             "overshoot_px",
             "settle_s",
             "steps"
@@ -145,6 +146,45 @@ fn the_cli_prints_one_json_object_with_exactly_the_fields() {
     let overshoot = json["overshoot_px"].as_f64().unwrap();
     assert!((overshoot - 64.0).abs() < 2.0, "{overshoot}");
     assert_eq!(json["steps"], 900);
+}
+
+#[test]
+fn the_cli_takes_the_bodys_flags_and_reports_the_turn_rate() {
+    let turn_rate = |extra: &[&str]| {
+        let mut args = vec![
+            "scenario",
+            "--behavior",
+            "seek",
+            "--start-vel",
+            "220,0",
+            "--target",
+            "0,300",
+            "--start",
+            "0,0",
+            "--seconds",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = lab(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+        json["max_turn_rate_deg_s"].as_f64().unwrap()
+    };
+    // A target at 90°: without a limit it turns as fast as the force lets
+    // it; with 45°/s, never faster than that (60 Hz, 1e-4 rad a step).
+    assert!(turn_rate(&[]) > 90.0);
+    let limited = turn_rate(&[
+        "--max-turn-rate",
+        "45",
+        "--mass",
+        "2",
+        "--radius",
+        "10",
+        "--combine",
+        "priority",
+    ]);
+    assert!(limited <= 45.0 + 0.35, "{limited}");
+    assert!(limited > 44.0, "it turns as fast as it may: {limited}");
 }
 
 #[test]
@@ -177,6 +217,17 @@ fn the_cli_rejects_bad_input_with_one_line_naming_the_flag() {
         (&["scenario", "--behavior", "dance"][..], "--behavior"),
         (&["scenario", "--target", "3;4"][..], "--target"),
         (&["scenario", "--max-speed", "fast"][..], "--max-speed"),
+        (&["scenario", "--mass", "0"][..], "--mass"),
+        (&["scenario", "--radius", "-1"][..], "--radius"),
+        (
+            &["scenario", "--max-turn-rate", "-5"][..],
+            "--max-turn-rate",
+        ),
+        (
+            &["scenario", "--max-turn-rate", "nan"][..],
+            "--max-turn-rate",
+        ),
+        (&["scenario", "--combine", "average"][..], "--combine"),
     ] {
         let (code, out, err) = lab(args);
         assert_ne!(code, 0, "{args:?} was accepted");

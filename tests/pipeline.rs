@@ -1,0 +1,441 @@
+//! The open steering pipeline through the real plugin: a behavior written by
+//! a game joins the same capped sum, priority against the weighted sum,
+//! per-agent parameters that follow the defaults, body radii, mass and the
+//! turn-rate limit.
+
+use bevy::prelude::*;
+use bevy_steering::model;
+use bevy_steering::prelude::*;
+use steering_lab::{BehaviorKind, Scenario, headless_app, run_steps};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn app() -> App {
+    headless_app(60.0, 1, SteeringSettings::default())
+}
+
+/// A game's own behavior: a constant push, at a priority, while switched on.
+#[derive(Component, Clone, Copy)]
+struct Push {
+    force: Vec2,
+    priority: Priority,
+    on: bool,
+}
+
+fn push(mut agents: Query<(&Push, &mut SteeringAccumulator)>) {
+    for (push, mut steering) in &mut agents {
+        if push.on {
+            steering.add_force(push.priority, push.force);
+        }
+    }
+}
+
+fn app_with_push() -> App {
+    let mut app = app();
+    app.add_systems(FixedUpdate, push.in_set(SteeringSystems::Forces));
+    app
+}
+
+fn get<C: Component + Copy>(app: &App, entity: Entity) -> C {
+    *app.world().get::<C>(entity).expect("the agent has it")
+}
+
+/// A seeker of a point far to the right, from rest: its own steering is
+/// `(220, 0) / 0.15`, well over the cap.
+fn seeker(app: &mut App, combine: Combine, push: Push) -> Entity {
+    app.world_mut()
+        .spawn((
+            SteeringAgent,
+            Behavior::Seek(Target::Point(Vec2::new(10_000.0, 0.0))),
+            SteeringOverride {
+                combine: Some(combine),
+                ..default()
+            },
+            push,
+        ))
+        .id()
+}
+
+const SEEK_FORCE: Vec2 = Vec2::new(220.0 / 0.15, 0.0);
+
+#[test]
+fn a_games_own_behavior_joins_the_same_capped_sum() {
+    let up = Vec2::new(0.0, 1000.0);
+    for combine in [Combine::Weighted, Combine::priority()] {
+        let mut app = app_with_push();
+        let agent = seeker(
+            &mut app,
+            combine,
+            Push {
+                force: up,
+                priority: Priority::Normal,
+                on: true,
+            },
+        );
+        run_steps(&mut app, 1, |_| {});
+        // In the same group, both ways add the two up...
+        let force = get::<SteeringForce>(&app, agent).0;
+        assert!((force - (SEEK_FORCE + up)).length() < 1e-2, "{force}");
+        // ...and the sum is capped once, at 380 px/s², in its direction.
+        let vel = get::<Velocity>(&app, agent).0;
+        let expected = (SEEK_FORCE + up).normalize() * 380.0 * DT;
+        assert!((vel - expected).length() < 1e-3, "{vel} vs {expected}");
+    }
+}
+
+#[test]
+fn priority_gives_the_first_group_that_asks_and_else_the_rest() {
+    let mut app = app_with_push();
+    let wall = Vec2::new(-50.0, 30.0);
+    let agent = seeker(
+        &mut app,
+        Combine::priority(),
+        Push {
+            force: wall,
+            priority: Priority::Critical,
+            on: true,
+        },
+    );
+    // The critical force asks: it is the output, whatever the seeker wants,
+    // even though it is far weaker.
+    run_steps(&mut app, 1, |_| {});
+    assert_eq!(get::<SteeringForce>(&app, agent).0, wall);
+    let vel = get::<Velocity>(&app, agent).0;
+    assert!((vel - wall * DT).length() < 1e-5, "{vel}");
+    // It asks for nothing: the rest is the output, exactly the seeker's.
+    app.world_mut().get_mut::<Push>(agent).unwrap().on = false;
+    let pos = get::<Position>(&app, agent).0;
+    run_steps(&mut app, 1, |_| {});
+    let desired = model::seek(pos, Vec2::new(10_000.0, 0.0), 220.0);
+    let seek = model::steering(desired, vel, 0.15);
+    assert_eq!(get::<SteeringForce>(&app, agent).0, seek);
+    // Weighted, the same two forces are summed.
+    let mut app = app_with_push();
+    let agent = seeker(
+        &mut app,
+        Combine::Weighted,
+        Push {
+            force: wall,
+            priority: Priority::Critical,
+            on: true,
+        },
+    );
+    run_steps(&mut app, 1, |_| {});
+    assert!((get::<SteeringForce>(&app, agent).0 - (SEEK_FORCE + wall)).length() < 1e-2);
+}
+
+#[test]
+fn the_applied_force_never_exceeds_the_max_force_in_either_combination() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand::rngs::Xoshiro128PlusPlus::seed_from_u64(3);
+    for combine in [Combine::Weighted, Combine::priority()] {
+        let mut app = app_with_push();
+        let agent = seeker(
+            &mut app,
+            combine,
+            Push {
+                force: Vec2::ZERO,
+                priority: Priority::Critical,
+                on: true,
+            },
+        );
+        let mut previous = get::<Velocity>(&app, agent).0;
+        for step in 0..300 {
+            let force = Vec2::new(
+                rng.random_range(-3000.0..3000.0),
+                rng.random_range(-3000.0..3000.0),
+            );
+            let priority = [Priority::Critical, Priority::Normal, Priority::Low][step % 3];
+            *app.world_mut().get_mut::<Push>(agent).unwrap() = Push {
+                force,
+                priority,
+                on: step % 5 != 0,
+            };
+            run_steps(&mut app, 1, |_| {});
+            let vel = get::<Velocity>(&app, agent).0;
+            let accel = (vel - previous).length() / DT;
+            assert!(accel <= 380.0 * (1.0 + 1e-4), "step {step}: {accel} px/s²");
+            previous = vel;
+        }
+    }
+}
+
+/// A game's own behavior: keep out of the half-plane y < 0, by steering
+/// straight up at full speed within 100 px of it, at the top priority.
+#[derive(Component)]
+struct KeepOut;
+
+fn keep_out(
+    mut agents: Query<
+        (
+            &Position,
+            &Velocity,
+            &SteeringParams,
+            &mut SteeringAccumulator,
+        ),
+        With<KeepOut>,
+    >,
+) {
+    for (pos, vel, params, mut steering) in &mut agents {
+        if pos.y < 100.0 {
+            let desired = Vec2::new(vel.x, params.max_speed);
+            steering.add_desired(
+                Priority::Critical,
+                1.0,
+                desired,
+                vel.0,
+                params.response_time,
+            );
+        }
+    }
+}
+
+/// The lowest any of 20 agents got in 10 s, each seeking and pursuing a
+/// point 400 px inside the forbidden half while keeping out of it.
+fn lowest_point(combine: Combine) -> f32 {
+    let settings = SteeringSettings {
+        agent: SteeringParams {
+            combine,
+            ..default()
+        },
+        wrap: None,
+        ..default()
+    };
+    let mut app = headless_app(60.0, 1, settings);
+    app.add_systems(FixedUpdate, keep_out.in_set(SteeringSystems::Forces));
+    let agents: Vec<Entity> = (0..20)
+        .map(|i| {
+            let x = i as f32 * 40.0;
+            let goal = Target::Point(Vec2::new(x + 100.0, -400.0));
+            app.world_mut()
+                .spawn((
+                    SteeringAgent,
+                    KeepOut,
+                    Behavior::Blend(vec![
+                        Weighted::new(1.0, Steer::Seek(goal)),
+                        Weighted::new(1.0, Steer::Pursue(goal)),
+                    ]),
+                    Position::new(x, 300.0),
+                ))
+                .id()
+        })
+        .collect();
+    let mut lowest = f32::INFINITY;
+    run_steps(&mut app, 600, |world| {
+        for agent in &agents {
+            lowest = lowest.min(world.get::<Position>(*agent).unwrap().y);
+        }
+    });
+    lowest
+}
+
+#[test]
+fn a_weighted_sum_leaks_through_a_high_priority_force_and_priority_does_not() {
+    // Two behaviors pull the agents in and one pushes them out: the sum
+    // settles at -73 px/s, inward, and they walk through.
+    let weighted = lowest_point(Combine::Weighted);
+    assert!(weighted < -100.0, "weighted: lowest y {weighted}");
+    // By priority, the push is all they do near the edge: they brake in
+    // the 64 px it takes and never cross.
+    let priority = lowest_point(Combine::priority());
+    assert!(priority > 0.0, "priority: lowest y {priority}");
+}
+
+#[test]
+fn an_agent_follows_the_defaults_except_where_it_set_its_own() {
+    let mut app = app();
+    let world = app.world_mut();
+    let plain = world.spawn(SteeringAgent).id();
+    let own = world
+        .spawn((
+            SteeringAgent,
+            SteeringOverride {
+                max_speed: Some(50.0),
+                ..default()
+            },
+        ))
+        .id();
+    // Filled as they are added, before any step.
+    assert_eq!(get::<SteeringParams>(&app, plain).max_speed, 220.0);
+    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 50.0);
+    run_steps(&mut app, 1, |_| {});
+
+    // A default changes: it reaches the agent without its own value.
+    let mut settings = app.world_mut().resource_mut::<SteeringSettings>();
+    settings.agent.max_speed = 100.0;
+    settings.agent.response_time = 0.5;
+    run_steps(&mut app, 1, |_| {});
+    assert_eq!(get::<SteeringParams>(&app, plain).max_speed, 100.0);
+    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 50.0);
+    assert_eq!(get::<SteeringParams>(&app, own).response_time, 0.5);
+
+    // The override changes in place, then goes.
+    app.world_mut()
+        .get_mut::<SteeringOverride>(own)
+        .unwrap()
+        .max_speed = Some(70.0);
+    run_steps(&mut app, 1, |_| {});
+    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 70.0);
+    app.world_mut().entity_mut(own).remove::<SteeringOverride>();
+    run_steps(&mut app, 1, |_| {});
+    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 100.0);
+    // And comes back.
+    app.world_mut().entity_mut(own).insert(SteeringOverride {
+        mass: Some(4.0),
+        ..default()
+    });
+    run_steps(&mut app, 1, |_| {});
+    assert_eq!(get::<SteeringParams>(&app, own).mass, 4.0);
+    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 100.0);
+}
+
+#[test]
+fn separation_keeps_bodies_apart_by_their_edges() {
+    // Two still agents 30 px apart: as points they are outside each other's
+    // 25 px of separation and stay put; with bodies of 20 px the gap is
+    // -10 px, and they push apart until it is 25 px.
+    let apart_after_3_s = |radius: f32| {
+        let mut app = app();
+        let pair: Vec<Entity> = [470.0, 500.0]
+            .into_iter()
+            .map(|x| {
+                app.world_mut()
+                    .spawn((
+                        Flocking::separation_only(),
+                        Behavior::Idle,
+                        Position::new(x, 350.0),
+                        SteeringOverride {
+                            radius: Some(radius),
+                            ..default()
+                        },
+                    ))
+                    .id()
+            })
+            .collect();
+        run_steps(&mut app, 180, |_| {});
+        let p = |e: Entity| get::<Position>(&app, e).0;
+        p(pair[0]).distance(p(pair[1]))
+    };
+    assert_eq!(apart_after_3_s(0.0), 30.0);
+    let bodies = apart_after_3_s(20.0);
+    assert!(bodies >= 40.0 + 25.0, "{bodies} px between centers");
+}
+
+#[test]
+fn a_mass_of_2_halves_the_first_steps_change_of_velocity() {
+    // A response of 10 s asks for 22 px/s², under the cap.
+    let first_speed = |mass: f32| {
+        let report = Scenario {
+            behavior: BehaviorKind::Seek,
+            start: Vec2::ZERO,
+            target: Vec2::new(10_000.0, 0.0),
+            response: 10.0,
+            mass,
+            seconds: 1.0 / 60.0,
+            ..Default::default()
+        }
+        .run()
+        .unwrap();
+        report.last().vel.x
+    };
+    let (light, heavy) = (first_speed(1.0), first_speed(2.0));
+    assert!((light - 22.0 * DT).abs() < 1e-5, "{light}");
+    assert!((heavy / light - 0.5).abs() < 1e-5, "{heavy} vs {light}");
+}
+
+#[test]
+fn a_turn_limited_agent_never_turns_faster_than_its_rate() {
+    for hz in [60.0, 144.0] {
+        let tolerance = 1e-4 * hz as f32;
+        for (behavior, start_vel) in [
+            (BehaviorKind::Seek, Vec2::new(220.0, 0.0)),
+            (BehaviorKind::Arrive, Vec2::new(0.0, 220.0)),
+            (BehaviorKind::Flee, Vec2::new(-100.0, 50.0)),
+            (BehaviorKind::Wander, Vec2::ZERO),
+            (BehaviorKind::Graze, Vec2::ZERO),
+            (BehaviorKind::Seek, Vec2::ZERO),
+        ] {
+            let report = Scenario {
+                behavior,
+                start: Vec2::new(-150.0, 40.0),
+                start_vel,
+                target_vel: Vec2::new(0.0, 80.0),
+                max_turn_rate_deg_s: 90.0,
+                hz,
+                seconds: 8.0,
+                ..Default::default()
+            }
+            .run()
+            .unwrap();
+            let rate = report.max_turn_rate_deg_s.to_radians();
+            assert!(
+                rate <= std::f32::consts::FRAC_PI_2 + tolerance,
+                "{} at {hz} Hz turned at {:.2}°/s",
+                behavior.name(),
+                report.max_turn_rate_deg_s
+            );
+            // Without the limit the same agent turns much faster.
+            let free = Scenario {
+                behavior,
+                start: Vec2::new(-150.0, 40.0),
+                start_vel,
+                target_vel: Vec2::new(0.0, 80.0),
+                hz,
+                seconds: 8.0,
+                ..Default::default()
+            }
+            .run()
+            .unwrap();
+            if behavior == BehaviorKind::Seek {
+                assert!(
+                    free.max_turn_rate_deg_s > 180.0,
+                    "{}",
+                    free.max_turn_rate_deg_s
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_target_at_90_degrees_inside_the_turning_circle_is_still_reached() {
+    // At 220 px/s and 90°/s the turning circle's radius is 140 px; the
+    // target is 100 px away, straight to the left: inside it.
+    for hz in [60.0, 144.0] {
+        let report = Scenario {
+            behavior: BehaviorKind::Seek,
+            start: Vec2::ZERO,
+            start_vel: Vec2::new(220.0, 0.0),
+            target: Vec2::new(0.0, 100.0),
+            max_turn_rate_deg_s: 90.0,
+            catch_radius: 5.0,
+            hz,
+            seconds: 20.0,
+            ..Default::default()
+        }
+        .run()
+        .unwrap();
+        let reached = report.catch_s.expect("it reaches the target within 20 s");
+        assert!(reached < 20.0, "reached after {reached} s at {hz} Hz");
+    }
+}
+
+#[test]
+fn outside_the_fixed_loop_transforms_are_written_in_the_same_frame() {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SteeringPlugin::new(Update)));
+    let agent = app
+        .world_mut()
+        .spawn((
+            SteeringAgent,
+            Behavior::Idle,
+            Velocity(Vec2::new(60.0, 0.0)),
+        ))
+        .id();
+    for _ in 0..5 {
+        app.update();
+        let pos = get::<Position>(&app, agent).0;
+        let drawn = get::<Transform>(&app, agent).translation.truncate();
+        assert_eq!(drawn, pos, "the transform lags the simulation");
+    }
+}
