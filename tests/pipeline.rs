@@ -290,11 +290,11 @@ fn an_agent_follows_the_defaults_except_where_it_set_its_own() {
 }
 
 #[test]
-fn separation_keeps_bodies_apart_by_their_edges() {
-    // Two still agents 30 px apart: as points they are outside each other's
-    // 25 px of separation and stay put; with bodies of 20 px the gap is
-    // -10 px, and they push apart until it is 25 px.
-    let apart_after_3_s = |radius: f32| {
+fn separation_reaches_as_far_as_the_gap_between_the_bodies() {
+    // Two still agents 30 px apart, pushed apart by separation alone (25 px).
+    // Returns the largest distance between their centers at which one of
+    // them was still pushed, over 3 s.
+    let farthest_push = |radius: f32| {
         let mut app = app();
         let pair: Vec<Entity> = [470.0, 500.0]
             .into_iter()
@@ -312,13 +312,28 @@ fn separation_keeps_bodies_apart_by_their_edges() {
                     .id()
             })
             .collect();
-        run_steps(&mut app, 180, |_| {});
-        let p = |e: Entity| get::<Position>(&app, e).0;
-        p(pair[0]).distance(p(pair[1]))
+        let mut farthest = None::<f32>;
+        let mut distance = 30.0;
+        run_steps(&mut app, 180, |world| {
+            let pushed = world.get::<SteeringForce>(pair[0]).unwrap().0 != Vec2::ZERO;
+            // The force was decided from where they were before the step.
+            if pushed {
+                farthest = Some(farthest.unwrap_or(0.0).max(distance));
+            }
+            let p = |e: Entity| world.get::<Position>(e).unwrap().0;
+            distance = p(pair[0]).distance(p(pair[1]));
+        });
+        farthest
     };
-    assert_eq!(apart_after_3_s(0.0), 30.0);
-    let bodies = apart_after_3_s(20.0);
-    assert!(bodies >= 40.0 + 25.0, "{bodies} px between centers");
+    // As points, 30 px apart is outside separation's 25 px: no push at all.
+    assert_eq!(farthest_push(0.0), None);
+    // Bodies of 20 px leave a gap of -10 px: pushed until the gap is 25 px,
+    // 65 px between centers (less at most the step they last closed in).
+    let farthest = farthest_push(20.0).expect("bodies of 20 px push");
+    assert!(
+        (60.0..=65.0).contains(&farthest),
+        "pushed up to {farthest} px between centers"
+    );
 }
 
 #[test]
