@@ -171,6 +171,7 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
                         Behavior::Idle,
                         Position(pos),
                         Velocity(vel),
+                        SteeringForce::default(),
                     ))
                     .id()
             })

@@ -52,6 +52,7 @@ fn seeker(app: &mut App, combine: Combine, push: Push) -> Entity {
                 ..default()
             },
             push,
+            SteeringForce::default(),
         ))
         .id()
 }
@@ -234,10 +235,11 @@ fn a_weighted_sum_leaks_through_a_high_priority_force_and_priority_does_not() {
     // Two behaviors pull the agents in and one pushes them out: the sum
     // settles at -73 px/s, inward, and they walk through.
     let weighted = lowest_point(Combine::Weighted);
+    let priority = lowest_point(Combine::priority());
+    eprintln!("lowest y in 10 s: weighted {weighted:.1} px, priority {priority:.1} px");
     assert!(weighted < -100.0, "weighted: lowest y {weighted}");
     // By priority, the push is all they do near the edge: they brake in
     // the 64 px it takes and never cross.
-    let priority = lowest_point(Combine::priority());
     assert!(priority > 0.0, "priority: lowest y {priority}");
 }
 
@@ -308,6 +310,7 @@ fn separation_reaches_as_far_as_the_gap_between_the_bodies() {
                             radius: Some(radius),
                             ..default()
                         },
+                        SteeringForce::default(),
                     ))
                     .id()
             })

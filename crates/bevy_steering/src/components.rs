@@ -43,8 +43,6 @@ use crate::settings::SteeringSeed;
     WanderRng,
     SteeringParams,
     SteeringAccumulator,
-    DesiredVelocity,
-    SteeringForce,
     Transform
 )]
 #[component(on_add = fill_params)]
@@ -133,8 +131,11 @@ impl Heading {
 /// The velocity an agent's steering asked for in its last step, in pixels a
 /// second: `vel + force * response_time`, the velocity the combined
 /// [`SteeringForce`] would reach in one response time. With one behavior it
-/// is that behavior's desired velocity. For drawing and debugging: written
-/// in [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate), and
+/// is that behavior's desired velocity.
+///
+/// For drawing and debugging, so an agent has it only if you add it (the
+/// debug view adds it while it draws desired velocities): written in
+/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate), and
 /// writing it changes nothing. To steer, add to the [`SteeringAccumulator`].
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
@@ -143,8 +144,9 @@ pub struct DesiredVelocity(pub Vec2);
 /// The force an agent's steering combined into in its last step, in pixels
 /// a second per second, before the cap at the max force (and the mass).
 ///
-/// Written in [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate)
-/// from the [`SteeringAccumulator`]; writing it changes nothing.
+/// For debugging and tests, so an agent has it only if you add it: written
+/// in [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate) from
+/// the [`SteeringAccumulator`]; writing it changes nothing.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
 pub struct SteeringForce(pub Vec2);
@@ -153,7 +155,7 @@ pub struct SteeringForce(pub Vec2);
 /// [`Priority`] group: each behavior adds to it, and
 /// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate) makes
 /// one force of it (by the agent's [`Combine`](crate::Combine)), caps that
-/// once at the max force, moves the agent, and empties it for the next step.
+/// once at the max force and moves the agent. It starts each step empty.
 ///
 /// The chapter's behaviors and flocking add to it in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors); add

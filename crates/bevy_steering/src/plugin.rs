@@ -116,10 +116,11 @@ pub enum SteeringSystems {
     /// runs after the plugin's own behaviors, so every force adds up in the
     /// same order each run.
     Forces,
-    /// The accumulated steering is combined into one [`SteeringForce`]
-    /// (weighted, or by priority), capped once at the max force and divided
-    /// by the mass; the speed is capped, the turn limited, the agent moved,
-    /// wrapped round the world's edges, and turned to face its velocity.
+    /// The accumulated steering is combined into one force (weighted, or by
+    /// priority; written to [`SteeringForce`] and [`DesiredVelocity`] where
+    /// an agent has them), capped once at the max force and divided by the
+    /// mass; the speed is capped, the turn limited, the agent moved, wrapped
+    /// round the world's edges, and turned to face its velocity.
     Integrate,
     /// Every [`Trail`] samples its agent's position on its clock, and, when
     /// the plugin runs outside the fixed loop, each agent's [`Transform`] is
@@ -242,7 +243,9 @@ impl Plugin for SteeringPlugin {
                 (systems::behave, crate::neighbors::flock)
                     .chain()
                     .in_set(SteeringSystems::Behaviors),
-                systems::integrate.in_set(SteeringSystems::Integrate),
+                (systems::record_outputs, systems::integrate)
+                    .chain()
+                    .in_set(SteeringSystems::Integrate),
                 systems::sample_trails.in_set(SteeringSystems::Writeback),
             ),
         );

@@ -124,6 +124,7 @@ impl Plugin for SteeringDebugPlugin {
             .add_systems(
                 PostUpdate,
                 (
+                    record_desired,
                     attach_bodies,
                     recolor_bodies,
                     show_bodies,
@@ -391,12 +392,31 @@ fn draw_trails(
     buffers.write(&mut meshes, handle, visibility);
 }
 
+/// While desired velocities are drawn, every agent records its
+/// [`DesiredVelocity`] (a debug output the step only writes where asked).
+fn record_desired(
+    mut commands: Commands,
+    draw: Res<DebugDraw>,
+    agents: Query<Entity, (With<SteeringAgent>, Without<DesiredVelocity>)>,
+) {
+    if draw.desired {
+        for agent in &agents {
+            commands.entity(agent).insert(DesiredVelocity::default());
+        }
+    }
+}
+
 fn draw_arrows(
     draw: Res<DebugDraw>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut target: Query<(&Mesh2d, &mut Visibility), With<Arrows>>,
     agents: Query<
-        (&Transform, &Velocity, &DesiredVelocity, Option<&AgentColor>),
+        (
+            &Transform,
+            &Velocity,
+            Option<&DesiredVelocity>,
+            Option<&AgentColor>,
+        ),
         With<SteeringAgent>,
     >,
     mut buffers: Local<MeshBuffers>,
@@ -418,7 +438,9 @@ fn draw_arrows(
         if draw.velocity {
             buffers.arrow(from, from + vel.0 * seconds, 1.5, linear(color));
         }
-        if draw.desired {
+        if draw.desired
+            && let Some(desired) = desired
+        {
             buffers.arrow(
                 from,
                 from + desired.0 * seconds,

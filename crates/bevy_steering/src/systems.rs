@@ -156,9 +156,10 @@ fn desired_velocity(
     })
 }
 
-/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
-/// each part of each agent's [`Behavior`] chooses its desired velocity, and
-/// adds its weighted steering toward it to the agent's accumulator.
+/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors),
+/// its first system: each agent's accumulator starts the step empty, and
+/// each part of its [`Behavior`] chooses a desired velocity and adds its
+/// weighted steering toward it.
 pub(crate) fn behave(
     time: Res<Time>,
     targets: Query<TargetData>,
@@ -167,7 +168,7 @@ pub(crate) fn behave(
             Entity,
             &Position,
             &Velocity,
-            &Behavior,
+            Option<&Behavior>,
             &SteeringParams,
             &mut WanderAngle,
             &mut WanderRng,
@@ -188,6 +189,13 @@ pub(crate) fn behave(
             // Kept as `Mut`: only a wandering part writes them (and marks
             // them changed).
             let mut wander = (angle, rng);
+            // Written whole here rather than cleared after use: one write a
+            // step.
+            let groups = &mut steering.0;
+            *groups = default();
+            let Some(behavior) = behavior else {
+                return;
+            };
             behavior.for_each_part(params.graze_flee_weight, |part| {
                 let desired = desired_velocity(
                     part.steer,
@@ -206,24 +214,53 @@ pub(crate) fn behave(
                     );
                     vel.0
                 });
-                steering.add_desired(
-                    part.priority,
-                    part.weight,
-                    desired,
-                    vel.0,
-                    params.response_time,
-                );
+                // The part's weight is already sane (`for_each_part`).
+                let force = model::steering(desired, vel.0, params.response_time) * part.weight;
+                groups.add(part.priority.group(), force);
             });
         },
     );
 }
 
+/// Part of [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate),
+/// before the step: the combined [`SteeringForce`] and the
+/// [`DesiredVelocity`] it asks for, for the agents that carry them (debug
+/// outputs, so the step itself writes neither).
+pub(crate) fn record_outputs(
+    mut agents: Query<
+        (
+            &Velocity,
+            &SteeringAccumulator,
+            &SteeringParams,
+            Option<&mut SteeringForce>,
+            Option<&mut DesiredVelocity>,
+        ),
+        (
+            With<SteeringAgent>,
+            Or<(With<SteeringForce>, With<DesiredVelocity>)>,
+        ),
+    >,
+) {
+    agents
+        .par_iter_mut()
+        .for_each(|(vel, steering, params, force, desired)| {
+            let combined = params.combine.apply(&steering.0);
+            if let Some(mut force) = force {
+                force.0 = combined;
+            }
+            if let Some(mut desired) = desired {
+                let asked = vel.0 + combined * model::sanitize_response_time(params.response_time);
+                desired.0 = if asked.is_finite() { asked } else { vel.0 };
+            }
+        });
+}
+
 /// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate): each
-/// agent's accumulated steering combined into one force (and the
-/// accumulator emptied), capped once at the max force, divided by the mass,
-/// the speed capped and the turn limited; semi-implicit Euler; off one edge
-/// of the wrap rectangle, back on at the opposite one; and the heading
-/// turned to the velocity. One pass, so each agent is read and written once.
+/// agent's accumulated steering combined into one force, capped once at the
+/// max force, divided by the mass, the speed capped and the turn limited;
+/// semi-implicit Euler; off one edge of the wrap rectangle, back on at the
+/// opposite one; and the heading turned to the velocity. One pass, so each
+/// agent is read and written once.
 pub(crate) fn integrate(
     settings: Res<SteeringSettings>,
     time: Res<Time>,
@@ -233,9 +270,7 @@ pub(crate) fn integrate(
             &mut PreviousPosition,
             &mut Velocity,
             &mut Heading,
-            &mut SteeringAccumulator,
-            &mut SteeringForce,
-            &mut DesiredVelocity,
+            &SteeringAccumulator,
             &SteeringParams,
         ),
         With<SteeringAgent>,
@@ -244,22 +279,8 @@ pub(crate) fn integrate(
     let dt = time.delta_secs();
     let wrap = settings.wrap;
     agents.par_iter_mut().for_each(
-        |(
-            mut pos,
-            mut previous,
-            mut vel,
-            mut heading,
-            mut steering,
-            mut force,
-            mut desired,
-            params,
-        )| {
+        |(mut pos, mut previous, mut vel, mut heading, steering, params)| {
             let combined = params.combine.apply(&steering.0);
-            steering.0 = default();
-            force.0 = combined;
-            let asked = vel.0 + combined * model::sanitize_response_time(params.response_time);
-            desired.0 = if asked.is_finite() { asked } else { vel.0 };
-
             let facing = heading.0.as_vec2();
             let (next, facing_next) = model::step_vehicle(
                 model::Kinematics {
@@ -271,7 +292,7 @@ pub(crate) fn integrate(
                 params.vehicle(),
                 dt,
             );
-            previous.0 = pos.0;
+            previous.0 = model::finite_or_zero(pos.0);
             pos.0 = next.pos;
             vel.0 = next.vel;
             if let Some(rect) = wrap {

@@ -298,7 +298,11 @@ pub fn step_vehicle(
     let dt = sanitize_dt(dt);
     let pos = finite_or_zero(agent.pos);
     let vel = finite_or_zero(agent.vel);
-    let facing = crate::heading(Vec2::ZERO, heading);
+    let facing = if heading.is_normalized() {
+        heading
+    } else {
+        crate::heading(Vec2::ZERO, heading)
+    };
     if dt == 0.0 {
         return (Kinematics { pos, vel }, facing);
     }

@@ -20,6 +20,10 @@ use glam::Vec2;
 /// ```
 #[inline]
 pub fn wrap(pos: Vec2, min: Vec2, max: Vec2) -> (Vec2, Vec2) {
+    // Nearly always inside: four comparisons, nothing else.
+    if pos.cmpge(min).all() && pos.cmple(max).all() {
+        return (pos, Vec2::ZERO);
+    }
     let wrapped = Vec2::new(
         wrap_axis(pos.x, min.x, max.x),
         wrap_axis(pos.y, min.y, max.y),
@@ -29,8 +33,11 @@ pub fn wrap(pos: Vec2, min: Vec2, max: Vec2) -> (Vec2, Vec2) {
 
 #[inline]
 fn wrap_axis(x: f32, min: f32, max: f32) -> f32 {
+    if (min..=max).contains(&x) {
+        return x;
+    }
     let size = max - min;
-    if !(size.is_finite() && size > 0.0 && x.is_finite()) || (min..=max).contains(&x) {
+    if !(size.is_finite() && size > 0.0 && x.is_finite()) {
         return x;
     }
     // One window's width for the usual case, as the chapter does; the
