@@ -202,13 +202,23 @@ impl NeighborGrid {
                     (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
                     |(lo, hi), (_, p, _, _)| (lo.min(*p), hi.max(*p)),
                 );
-                (min, (max - min).max(Vec2::ONE))
+                // Agents at ±3e38 are 6e38 apart: more than an f32 holds.
+                (min, (max - min).clamp(Vec2::ONE, Vec2::splat(f32::MAX)))
             }
         };
         // In a wrapping world the cells tile the period exactly (each at
         // least `cell_size`); elsewhere they cover the agents. Too many
-        // cells for the spread: bigger cells.
-        let count = |len: f32, size: f32| ((len / size).floor() as usize).max(1);
+        // cells for the spread, however far apart the agents are: bigger
+        // cells, so memory stays bounded.
+        let count = |len: f32, size: f32| {
+            let n = (len / size).floor();
+            // NaN (an infinite cell over an infinite length) is one cell.
+            if n.is_nan() {
+                1
+            } else {
+                n.clamp(1.0, MAX_CELLS as f32) as usize
+            }
+        };
         let (cols, rows) = loop {
             let (cols, rows) = match wrap {
                 Some(_) => (count(extent.x, cell_size), count(extent.y, cell_size)),
@@ -217,7 +227,7 @@ impl NeighborGrid {
                     count(extent.y, cell_size) + 1,
                 ),
             };
-            if cols * rows <= MAX_CELLS {
+            if cols.saturating_mul(rows) <= MAX_CELLS {
                 break (cols, rows);
             }
             cell_size *= 2.0;
@@ -286,8 +296,13 @@ impl NeighborGrid {
         // `f32::floor` is a call to `floorf` without SSE4.1; truncate and
         // step down for negatives instead (the same for any finite value).
         let floor = |v: f32| {
+            // `as` saturates far outside the grid, and NaN is 0.
             let t = v as i64;
-            if (t as f32) > v { t - 1 } else { t }
+            if (t as f32) > v {
+                t.saturating_sub(1)
+            } else {
+                t
+            }
         };
         (floor(c.x), floor(c.y))
     }
@@ -332,6 +347,29 @@ impl NeighborGrid {
     /// Whether the grid holds no agent.
     pub fn is_empty(&self) -> bool {
         self.xs.is_empty()
+    }
+
+    /// The bytes the grid's buffers hold on to (their capacity, not their
+    /// length): what a long run watches to see that memory stays bounded.
+    pub fn memory_bytes(&self) -> usize {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        [
+            bytes(&self.cell_start),
+            bytes(&self.entities),
+            bytes(&self.xs),
+            bytes(&self.ys),
+            bytes(&self.vxs),
+            bytes(&self.vys),
+            bytes(&self.radii),
+            bytes(&self.slot_of),
+            bytes(&self.cell_of),
+            bytes(&self.cursor),
+            bytes(&self.scratch),
+        ]
+        .into_iter()
+        .sum()
     }
 
     /// The position of the agent at `index` of the grid's arrays.
@@ -413,13 +451,17 @@ impl NeighborGrid {
         (rings_x, rings_y): (i64, i64),
         mut f: impl FnMut(Range<usize>, Vec2),
     ) {
+        // Saturating: a point asked about may lie far outside the grid.
         let span = |n: usize, wraps: bool, c: i64, rings: i64| {
-            if wraps && 2 * rings + 1 >= n as i64 {
+            if wraps && rings.saturating_mul(2).saturating_add(1) >= n as i64 {
                 (0, n as i64 - 1)
             } else if wraps {
                 (c - rings, c + rings)
             } else {
-                ((c - rings).max(0), (c + rings).min(n as i64 - 1))
+                (
+                    c.saturating_sub(rings).max(0),
+                    c.saturating_add(rings).min(n as i64 - 1),
+                )
             }
         };
         let (wraps_x, wraps_y) = (self.period.x > 0.0, self.period.y > 0.0);
@@ -690,12 +732,31 @@ fn flock_sums_one_by_one(
             .total_cmp(&b.offset.length_squared())
     });
     let mut sums = FlockSums::default();
-    // The agent itself is at offset zero, first, and adds nothing: it does
-    // not use up a place.
-    for n in near.iter().filter(|n| n.offset != Vec2::ZERO).take(limit) {
+    // The agent itself, and any on its very spot, come first and add nothing
+    // but their count: they do not use up a place.
+    let on_spot = near.iter().take_while(|n| n.offset == Vec2::ZERO);
+    for n in on_spot.chain(near.iter().filter(|n| n.offset != Vec2::ZERO).take(limit)) {
         sums.add(*n, &view);
     }
     sums
+}
+
+/// Pushes `sums`' agent, at `pos`, away from the other agents on its very
+/// spot: the mean of one direction for each ([`model::tie_break`] of the
+/// two entities), so a crowd spawned on one point parts, the same way
+/// every run.
+fn break_ties(grid: &NeighborGrid, entity: Entity, pos: Vec2, sums: &mut FlockSums) {
+    let (mut away, mut others) = (Vec2::ZERO, 0u32);
+    grid.for_each_within(pos, 0.0, |i, _, _| {
+        let other = grid.entity(i);
+        if other != entity {
+            away += model::tie_break(entity.to_bits(), other.to_bits());
+            others += 1;
+        }
+    });
+    if others > 0 {
+        sums.add_tie(away / others as f32);
+    }
 }
 
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
@@ -787,9 +848,13 @@ pub(crate) fn flock(
         |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, agent, mut steering)| {
             let params = flocking.params();
             let by_cell = grid.index_of(entity).and_then(|slot| sums[slot]);
-            let sums = by_cell.unwrap_or_else(|| {
+            let mut sums = by_cell.unwrap_or_else(|| {
                 flock_sums_one_by_one(grid, pos.0, vel.0, agent.radius, flocking, near)
             });
+            // Itself and another on its very spot.
+            if sums.on_spot() > 1 {
+                break_ties(grid, entity, pos.0, &mut sums);
+            }
             let force = sums.steering(vel.0, &params, agent.max_speed, agent.response_time);
             steering.add_force(flocking.priority, force);
         },

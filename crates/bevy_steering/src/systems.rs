@@ -249,8 +249,11 @@ pub(crate) fn record_outputs(
                 force.0 = combined;
             }
             if let Some(mut desired) = desired {
-                let asked = vel.0 + combined * model::sanitize_response_time(params.response_time);
-                desired.0 = if asked.is_finite() { asked } else { vel.0 };
+                // A velocity set to NaN by other code is still zero here, as
+                // it is to the step.
+                let vel = model::finite_or_zero(vel.0);
+                let asked = vel + combined * model::sanitize_response_time(params.response_time);
+                desired.0 = if asked.is_finite() { asked } else { vel };
             }
         });
 }

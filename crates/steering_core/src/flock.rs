@@ -168,23 +168,24 @@ pub struct NeighborBlock<'a> {
 const LANES: usize = 4;
 
 /// What one candidate adds, as [`FlockBatch`] computes it lane by lane:
-/// `(push, pushes, velocity, offset, counts)`. A candidate counts if it
-/// is not on the agent's very spot (the agent itself, or one it cannot tell
-/// a direction to), is in view, and is within a radius; a non-finite
-/// offset is never within one.
+/// `(push, pushes, velocity, offset, counts, on the spot)`. A candidate
+/// counts if it is not on the agent's very spot (the agent itself, or one it
+/// cannot tell a direction to), is in view, and is within a radius; a
+/// non-finite offset is never within one. One on the very spot, within
+/// separation's reach, is counted apart, for [`FlockSums::on_spot`].
 #[inline(always)]
-fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32, radius: f32) -> [f32; 8] {
+fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32, radius: f32) -> [f32; 9] {
     let d2 = dx * dx + dy * dy;
     let d = d2.sqrt();
     let seen = (d2 > 0.0) & (dx * view.heading.x + dy * view.heading.y >= d * view.min_cos);
     let bodies = view.body_radius + radius;
     let push_reach = view.separation_radius + bodies;
-    let pushes = seen
-        & if radius == 0.0 {
-            d2 < view.separation_radius_squared
-        } else {
-            d2 < push_reach * push_reach
-        };
+    let close = if radius == 0.0 {
+        d2 < view.separation_radius_squared
+    } else {
+        d2 < push_reach * push_reach
+    };
+    let pushes = seen & close;
     let counts = seen & (d2 < view.neighbor_radius_squared);
     let k = push_strength(1.0, 1.0 / d, bodies, view.inverse_separation_radius);
     let vel_ok = counts & vx.is_finite() & vy.is_finite();
@@ -197,6 +198,7 @@ fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32, radius: f3
         if counts { dx } else { 0.0 },
         if counts { dy } else { 0.0 },
         if counts { 1.0 } else { 0.0 },
+        if close & (d2 == 0.0) { 1.0 } else { 0.0 },
     ]
 }
 
@@ -269,6 +271,7 @@ pub struct FlockBatch {
     offset_x: f32x4,
     offset_y: f32x4,
     neighbors: f32x4,
+    on_spot: f32x4,
 }
 
 impl FlockBatch {
@@ -294,6 +297,7 @@ impl FlockBatch {
             offset_x: zero,
             offset_y: zero,
             neighbors: zero,
+            on_spot: zero,
         }
     }
 
@@ -420,18 +424,24 @@ impl FlockBatch {
         self.offset_x += dx & counts;
         self.offset_y += dy & counts;
         self.neighbors += one & counts;
-        let (pushes, bodies) = if RADII {
+        let (close, bodies) = if RADII {
             let bodies = self.body_radius + radius;
             let reach = self.separation + bodies;
-            (seen & d2.simd_lt(reach * reach), bodies)
+            (d2.simd_lt(reach * reach), bodies)
         } else {
-            (seen & d2.simd_lt(self.separation2), self.body_radius)
+            (d2.simd_lt(self.separation2), self.body_radius)
         };
-        if pushes.any() {
-            let k = push_strength(one, one / d2.sqrt(), bodies, self.inverse_separation);
-            self.push_x -= (dx * k) & pushes;
-            self.push_y -= (dy * k) & pushes;
-            self.pushers += one & pushes;
+        // Only close candidates push, and only they can be on the spot: the
+        // agent itself always is, so this is taken at least once an agent.
+        if close.any() {
+            self.on_spot += one & (close & d2.simd_eq(zero));
+            let pushes = seen & close;
+            if pushes.any() {
+                let k = push_strength(one, one / d2.sqrt(), bodies, self.inverse_separation);
+                self.push_x -= (dx * k) & pushes;
+                self.push_y -= (dy * k) & pushes;
+                self.pushers += one & pushes;
+            }
         }
     }
 
@@ -445,6 +455,7 @@ impl FlockBatch {
             velocity: Vec2::new(total(self.vel_x), total(self.vel_y)),
             offset: Vec2::new(total(self.offset_x), total(self.offset_y)),
             neighbors: total(self.neighbors) as u32,
+            on_spot: total(self.on_spot) as u32,
         }
     }
 }
@@ -457,12 +468,14 @@ pub struct FlockSums {
     velocity: Vec2,
     offset: Vec2,
     neighbors: u32,
+    on_spot: u32,
 }
 
 impl FlockSums {
     /// Counts one neighbor, if the agent can see it, it is within reach, and
-    /// it is not on the agent's very spot (a neighbor there has no direction
-    /// to be pushed from, and counts as the agent itself). A non-finite
+    /// it is not on the agent's very spot: a neighbor there (the agent
+    /// itself, or one exactly on top of it) has no direction to be pushed
+    /// from, and is only counted in [`FlockSums::on_spot`]. A non-finite
     /// offset is out of reach; a non-finite velocity counts as still.
     #[inline]
     pub fn add(&mut self, neighbor: Neighbor, view: &FlockView) {
@@ -471,7 +484,7 @@ impl FlockSums {
             vel,
             radius,
         } = neighbor;
-        let [px, py, pushes, vx, vy, ox, oy, counts] = contribution(
+        let [px, py, pushes, vx, vy, ox, oy, counts, on_spot] = contribution(
             view,
             offset.x,
             offset.y,
@@ -484,6 +497,7 @@ impl FlockSums {
         self.velocity += Vec2::new(vx, vy);
         self.offset += Vec2::new(ox, oy);
         self.neighbors += counts as u32;
+        self.on_spot += on_spot as u32;
     }
 
     /// Counts every candidate of `block`, each at offset `position + shift`
@@ -502,11 +516,34 @@ impl FlockSums {
         self.velocity += other.velocity;
         self.offset += other.offset;
         self.neighbors += other.neighbors;
+        self.on_spot += other.on_spot;
     }
 
     /// How many neighbors count for alignment and cohesion.
     pub fn neighbors(&self) -> u32 {
         self.neighbors
+    }
+
+    /// How many candidates were on the agent's very spot, within reach of
+    /// separation: the agent itself, if it was among them, and any others
+    /// exactly on top of it. Those others have no direction to be pushed
+    /// from; more than one means they need [`FlockSums::add_tie`].
+    pub fn on_spot(&self) -> u32 {
+        self.on_spot
+    }
+
+    /// Counts the neighbors on the agent's very spot as one more push,
+    /// `away`, at most as hard as one neighbor pushes (a longer `away` is
+    /// shortened to length 1). Give it the mean of each one's
+    /// [`tie_break`]: from a crowd on one spot, an agent whose ties mostly
+    /// agree is pushed hard and one whose ties cancel barely, so the crowd
+    /// spreads into a disc, not a ring.
+    pub fn add_tie(&mut self, away: Vec2) {
+        let away = crate::truncated(away, 1.0);
+        if away != Vec2::ZERO {
+            self.push += away;
+            self.pushers += 1;
+        }
     }
 
     /// The three rules' weighted steering, summed, not yet capped: each is
@@ -570,6 +607,39 @@ pub fn flock_steering(
         sums.add(neighbor, &view);
     }
     sums.steering(vel, params, max_speed, response_time)
+}
+
+/// Which way an agent on the very spot of another is pushed, as a unit
+/// vector: a direction made from the two ids alone, the opposite one for
+/// the other agent, so two agents spawned on one spot part symmetrically,
+/// the same way in every run and on any number of threads. Zero for the same
+/// id.
+///
+/// ```
+/// # use steering_core::tie_break;
+/// let (a, b) = (tie_break(7, 42), tie_break(42, 7));
+/// assert!((a.length() - 1.0).abs() < 1e-6);
+/// assert_eq!(a, -b);
+/// ```
+pub fn tie_break(own: u64, other: u64) -> Vec2 {
+    if own == other {
+        return Vec2::ZERO;
+    }
+    // A point in the unit square from each id (splitmix64): the push is
+    // from the other's point toward one's own.
+    let point = |id: u64| {
+        let mut z = id.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        Vec2::new((z as u32) as f32, ((z >> 32) as u32) as f32) / u32::MAX as f32
+    };
+    match direction(point(own) - point(other)) {
+        // Two ids on one point: still opposite ways.
+        Vec2::ZERO if own < other => -Vec2::X,
+        Vec2::ZERO => Vec2::X,
+        away => away,
+    }
 }
 
 /// The shortest offset from `from` to `to` in a world that wraps with

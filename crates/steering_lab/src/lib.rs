@@ -23,7 +23,9 @@ mod checks;
 mod experiments;
 pub mod figures;
 mod scenario;
+mod soak;
 
 pub use checks::*;
 pub use experiments::*;
 pub use scenario::*;
+pub use soak::*;

@@ -8,7 +8,8 @@ use bevy::math::Vec2;
 use bevy_steering::Combine;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
-use steering_lab::{BehaviorKind, Report, Scenario, all_checks, format_table};
+use steering_lab::bench::BENCH_HZ;
+use steering_lab::{BehaviorKind, MAX_STEPS, Report, Scenario, Soak, all_checks, format_table};
 
 #[derive(Parser)]
 #[command(name = "steering-lab", version, about)]
@@ -48,6 +49,27 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
         /// The seed of the placements and of every wander.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Run agents for a long while, replacing some every second, with
+    /// flocking and trails on; print the grid's and the trails' memory and
+    /// the count of non-finite values as JSON. Exits 1 if memory grows or
+    /// any value is not finite.
+    Soak {
+        /// How many agents live at any time.
+        #[arg(long, default_value_t = 1_000)]
+        agents: usize,
+        /// Simulated seconds.
+        #[arg(long, default_value_t = 60.0)]
+        seconds: f64,
+        /// The share of the agents replaced each simulated second.
+        #[arg(long, default_value_t = 0.1)]
+        churn: f64,
+        /// Threads in Bevy's compute pool (all cores if not given).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The seed of the placements, the churn and every wander.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -302,6 +324,58 @@ fn main() -> ExitCode {
             }
             println!("{line}");
             ExitCode::SUCCESS
+        }
+        Command::Soak {
+            agents,
+            seconds,
+            churn,
+            threads,
+            seed,
+        } => {
+            if !(seconds.is_finite() && seconds > 0.0 && seconds * BENCH_HZ <= MAX_STEPS as f64) {
+                return fail(format_args!(
+                    "--seconds: must be positive and at most {} s, not {seconds}",
+                    MAX_STEPS as f64 / BENCH_HZ
+                ));
+            }
+            if !(churn.is_finite() && (0.0..=60.0).contains(&churn)) {
+                return fail(format_args!(
+                    "--churn: must be a share from 0 to 60 a second, not {churn}"
+                ));
+            }
+            let report = Soak {
+                agents,
+                seconds,
+                churn_per_second: churn,
+                seed,
+                threads,
+            }
+            .run();
+            println!(
+                "{}",
+                json!({
+                    "agents": agents,
+                    "seconds": seconds,
+                    "steps": report.steps,
+                    "spawned": report.spawned,
+                    "despawned": report.despawned,
+                    "peak_grid_bytes": report.peak_grid_bytes,
+                    "final_grid_bytes": report.final_grid_bytes,
+                    "peak_trail_bytes": report.peak_trail_bytes,
+                    "final_trail_bytes": report.final_trail_bytes,
+                    "first_half_peak_bytes": report.first_half_peak_bytes,
+                    "second_half_peak_bytes": report.second_half_peak_bytes,
+                    "memory_grew": report.memory_grew(),
+                    "nonfinite": report.nonfinite,
+                    "positions_hash": format!("{:016x}", report.positions_hash),
+                    "ns_per_agent_step": report.ns_per_agent_step,
+                })
+            );
+            if report.passed() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Command::Figures { out } => match steering_lab::figures::draw_all(&out) {
             Ok(paths) => {

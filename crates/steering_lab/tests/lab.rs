@@ -266,3 +266,43 @@ fn the_same_seed_gives_the_same_positions_whatever_the_thread_count() {
         assert_eq!(hash("1"), hash("2"), "flock: {flock}");
     }
 }
+
+#[test]
+fn a_soak_with_spawns_on_one_spot_is_the_same_on_one_thread_and_two() {
+    let soak = |threads: &str| {
+        let (code, out, err) = lab(&[
+            "soak",
+            "--agents",
+            "300",
+            "--seconds",
+            "4",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(code, 0, "{out} {err}");
+        let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+        assert_eq!(json["nonfinite"], 0);
+        assert_eq!(json["memory_grew"], false);
+        assert!(json["spawned"].as_u64().unwrap() > 100, "{json}");
+        json["positions_hash"].as_str().unwrap().to_string()
+    };
+    assert_eq!(soak("1"), soak("2"));
+}
+
+#[test]
+fn a_soak_reports_memory_that_stays_bounded() {
+    let report = Soak {
+        agents: 400,
+        seconds: 8.0,
+        churn_per_second: 0.5,
+        threads: None,
+        seed: 3,
+    }
+    .run();
+    assert!(report.passed(), "{report:?}");
+    // Half the agents replaced every second: 1,600 spawned in 8 s, and
+    // memory no larger in the second half than in the first.
+    assert_eq!(report.spawned, 1_600);
+    assert!(report.second_half_peak_bytes <= report.first_half_peak_bytes * 11 / 10);
+    assert!(report.peak_grid_bytes > 0 && report.peak_trail_bytes > 0);
+}

@@ -1,0 +1,449 @@
+//! Whole worlds, fuzzed: random agents, behaviors, blends, overrides,
+//! flocking and targets, then settings, wrap rectangles, positions and
+//! velocities overwritten mid-run with NaN, zero, negative, inverted and
+//! huge values, and targets despawned. After every step: no panic, and every
+//! position, velocity, heading, force, desired velocity and transform
+//! finite.
+//!
+//! A fixed seed, so CI runs the same cases every time; `FUZZ_CASES` sets how
+//! many (256 by default).
+
+use bevy::prelude::*;
+use bevy_steering::prelude::*;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use steering_lab::{headless_app, run_steps};
+
+/// Floats as a game's bugs make them.
+fn hostile() -> impl Strategy<Value = f32> + Clone {
+    prop_oneof![
+        4 => -1500.0f32..1500.0,
+        1 => Just(0.0f32),
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(f32::NEG_INFINITY),
+        1 => Just(1e30f32),
+        1 => Just(-1e30f32),
+        1 => Just(f32::MAX),
+        1 => Just(-1e-30f32),
+    ]
+}
+
+fn vec2() -> impl Strategy<Value = Vec2> + Clone {
+    (hostile(), hostile()).prop_map(|(x, y)| Vec2::new(x, y))
+}
+
+fn maybe(value: impl Strategy<Value = f32> + Clone) -> impl Strategy<Value = Option<f32>> {
+    proptest::option::weighted(0.3, value)
+}
+
+fn combine() -> impl Strategy<Value = Combine> {
+    prop_oneof![
+        Just(Combine::Weighted),
+        hostile().prop_map(|threshold| Combine::Priority { threshold }),
+    ]
+}
+
+fn priority() -> impl Strategy<Value = Priority> {
+    prop_oneof![
+        Just(Priority::Critical),
+        Just(Priority::High),
+        Just(Priority::Normal),
+        Just(Priority::Low),
+    ]
+}
+
+fn params() -> impl Strategy<Value = SteeringParams> {
+    (
+        (hostile(), hostile(), hostile(), hostile(), hostile()),
+        (hostile(), hostile(), hostile(), hostile(), hostile()),
+        combine(),
+    )
+        .prop_map(
+            |(
+                (max_speed, max_force, response_time, slowing_radius, panic_radius),
+                (wander_rate, graze_flee_weight, radius, mass, max_turn_rate),
+                combine,
+            )| SteeringParams {
+                max_speed,
+                max_force,
+                response_time,
+                slowing_radius,
+                panic_radius,
+                wander_rate,
+                graze_flee_weight,
+                radius,
+                mass,
+                max_turn_rate,
+                combine,
+            },
+        )
+}
+
+fn overrides() -> impl Strategy<Value = SteeringOverride> {
+    (
+        (
+            maybe(hostile()),
+            maybe(hostile()),
+            maybe(hostile()),
+            maybe(hostile()),
+        ),
+        (
+            maybe(hostile()),
+            maybe(hostile()),
+            maybe(hostile()),
+            maybe(hostile()),
+        ),
+        proptest::option::weighted(0.3, combine()),
+    )
+        .prop_map(
+            |(
+                (max_speed, max_force, response_time, radius),
+                (mass, max_turn_rate, wander_rate, panic_radius),
+                combine,
+            )| {
+                SteeringOverride {
+                    max_speed,
+                    max_force,
+                    response_time,
+                    radius,
+                    mass,
+                    max_turn_rate,
+                    wander_rate,
+                    panic_radius,
+                    combine,
+                    ..default()
+                }
+            },
+        )
+}
+
+fn flocking() -> impl Strategy<Value = Flocking> {
+    (
+        (hostile(), hostile(), hostile(), hostile(), hostile()),
+        proptest::option::of(hostile()),
+        proptest::option::of(0usize..5),
+        priority(),
+    )
+        .prop_map(
+            |(
+                (separation_radius, neighbor_radius, sw, aw, cw),
+                view_half_angle,
+                max_neighbors,
+                priority,
+            )| {
+                Flocking {
+                    separation_radius,
+                    neighbor_radius,
+                    separation_weight: sw,
+                    alignment_weight: aw,
+                    cohesion_weight: cw,
+                    view_half_angle,
+                    max_neighbors,
+                    priority,
+                }
+            },
+        )
+}
+
+/// A target: a point anywhere, or one of the agents (by index, which may be
+/// despawned later, or never have existed).
+#[derive(Debug, Clone, Copy)]
+enum TargetSpec {
+    Point(Vec2),
+    Agent(usize),
+}
+
+fn target() -> impl Strategy<Value = TargetSpec> {
+    prop_oneof![
+        vec2().prop_map(TargetSpec::Point),
+        (0usize..40).prop_map(TargetSpec::Agent)
+    ]
+}
+
+#[derive(Debug, Clone)]
+enum BehaviorSpec {
+    Idle,
+    Wander,
+    Seek(TargetSpec),
+    Arrive(TargetSpec),
+    Flee(TargetSpec),
+    Pursue(TargetSpec),
+    Evade(TargetSpec),
+    Graze(TargetSpec),
+    Blend(Vec<(f32, u8, TargetSpec, Priority)>),
+}
+
+fn behavior() -> impl Strategy<Value = BehaviorSpec> {
+    prop_oneof![
+        Just(BehaviorSpec::Idle),
+        Just(BehaviorSpec::Wander),
+        target().prop_map(BehaviorSpec::Seek),
+        target().prop_map(BehaviorSpec::Arrive),
+        target().prop_map(BehaviorSpec::Flee),
+        target().prop_map(BehaviorSpec::Pursue),
+        target().prop_map(BehaviorSpec::Evade),
+        target().prop_map(BehaviorSpec::Graze),
+        proptest::collection::vec((hostile(), 0u8..6, target(), priority()), 0..4)
+            .prop_map(BehaviorSpec::Blend),
+    ]
+}
+
+#[derive(Debug, Clone)]
+struct AgentSpec {
+    pos: Vec2,
+    vel: Vec2,
+    behavior: BehaviorSpec,
+    overrides: Option<SteeringOverride>,
+    flocking: Option<Flocking>,
+}
+
+fn agent() -> impl Strategy<Value = AgentSpec> {
+    (
+        vec2(),
+        vec2(),
+        behavior(),
+        proptest::option::weighted(0.4, overrides()),
+        proptest::option::weighted(0.6, flocking()),
+    )
+        .prop_map(|(pos, vel, behavior, overrides, flocking)| AgentSpec {
+            pos,
+            vel,
+            behavior,
+            overrides,
+            flocking,
+        })
+}
+
+fn rect() -> impl Strategy<Value = Option<Rect>> {
+    proptest::option::weighted(
+        0.7,
+        (vec2(), vec2()).prop_map(|(min, max)| Rect { min, max }),
+    )
+}
+
+/// Something that happens to the world between steps.
+#[derive(Debug, Clone)]
+enum Op {
+    Step(u8),
+    Settings(SteeringParams, Option<Rect>, usize, f32),
+    Teleport(usize, Vec2),
+    Shove(usize, Vec2),
+    Despawn(usize),
+    Spawn(AgentSpec),
+    Push(usize, Vec2, Priority),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (1u8..8).prop_map(Op::Step),
+        1 => (params(), rect(), 0usize..40, hostile()).prop_map(|(p, r, l, i)| Op::Settings(p, r, l, i)),
+        2 => (0usize..40, vec2()).prop_map(|(a, p)| Op::Teleport(a, p)),
+        2 => (0usize..40, vec2()).prop_map(|(a, v)| Op::Shove(a, v)),
+        1 => (0usize..40).prop_map(Op::Despawn),
+        1 => agent().prop_map(Op::Spawn),
+        2 => (0usize..40, vec2(), priority()).prop_map(|(a, f, p)| Op::Push(a, f, p)),
+    ]
+}
+
+/// A force a game's own behavior adds this step, at a priority.
+#[derive(Component, Clone, Copy)]
+struct ExtraForce(Vec2, Priority);
+
+fn extra_forces(mut agents: Query<(&ExtraForce, &mut SteeringAccumulator)>) {
+    for (extra, mut steering) in &mut agents {
+        steering.add_force(extra.1, extra.0);
+    }
+}
+
+fn resolve(target: TargetSpec, agents: &[Entity]) -> Target {
+    match target {
+        TargetSpec::Point(p) => Target::Point(p),
+        TargetSpec::Agent(i) => agents
+            .get(i)
+            .copied()
+            .map_or(Target::Point(Vec2::ZERO), Target::Entity),
+    }
+}
+
+fn steer(kind: u8, target: Target) -> Steer {
+    match kind {
+        0 => Steer::Seek(target),
+        1 => Steer::Arrive(target),
+        2 => Steer::Flee(target),
+        3 => Steer::Pursue(target),
+        4 => Steer::Evade(target),
+        _ => Steer::Wander,
+    }
+}
+
+fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
+    let t = |target| resolve(target, agents);
+    let behavior = match &spec.behavior {
+        BehaviorSpec::Idle => Behavior::Idle,
+        BehaviorSpec::Wander => Behavior::Wander,
+        BehaviorSpec::Seek(x) => Behavior::Seek(t(*x)),
+        BehaviorSpec::Arrive(x) => Behavior::Arrive(t(*x)),
+        BehaviorSpec::Flee(x) => Behavior::Flee(t(*x)),
+        BehaviorSpec::Pursue(x) => Behavior::Pursue(t(*x)),
+        BehaviorSpec::Evade(x) => Behavior::Evade(t(*x)),
+        BehaviorSpec::Graze(x) => Behavior::Graze(t(*x)),
+        BehaviorSpec::Blend(parts) => Behavior::Blend(
+            parts
+                .iter()
+                .map(|(w, kind, x, p)| Weighted::new(*w, steer(*kind, t(*x))).with_priority(*p))
+                .collect(),
+        ),
+    };
+    let mut agent = world.spawn((
+        SteeringAgent,
+        behavior,
+        Position(spec.pos),
+        Velocity(spec.vel),
+        Trail::default(),
+        SteeringForce::default(),
+        DesiredVelocity::default(),
+        MeasuredVelocity::default(),
+    ));
+    if let Some(overrides) = spec.overrides {
+        agent.insert(overrides);
+    }
+    if let Some(flocking) = spec.flocking {
+        agent.insert(flocking);
+    }
+    agent.id()
+}
+
+/// Steps checked, over every case.
+static STEPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Every agent's state and outputs finite.
+fn check(app: &mut App) -> Result<(), TestCaseError> {
+    STEPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut query = app.world_mut().query::<(
+        Entity,
+        &Position,
+        &Velocity,
+        &Heading,
+        &SteeringForce,
+        &DesiredVelocity,
+        &Transform,
+        &Trail,
+    )>();
+    for (e, p, v, h, f, d, t, trail) in query.iter(app.world()) {
+        prop_assert!(
+            p.is_finite()
+                && v.is_finite()
+                && h.is_finite()
+                && f.is_finite()
+                && d.is_finite()
+                && t.is_finite()
+                && trail.points.iter().all(|p| p.is_finite()),
+            "agent {e}: position {p:?}, velocity {v:?}, heading {h:?}, force {f:?}, desired {d:?}, transform {t:?}"
+        );
+    }
+    Ok(())
+}
+
+fn run_world(initial: Vec<AgentSpec>, ops: Vec<Op>) -> Result<(), TestCaseError> {
+    let mut app = headless_app(60.0, 1, SteeringSettings::default());
+    app.add_systems(FixedUpdate, extra_forces.in_set(SteeringSystems::Forces));
+    let mut agents: Vec<Entity> = Vec::new();
+    for spec in &initial {
+        let entity = spawn(app.world_mut(), spec, &agents);
+        agents.push(entity);
+    }
+    let alive = |world: &World, i: usize, agents: &[Entity]| {
+        agents
+            .get(i % agents.len().max(1))
+            .copied()
+            .filter(|e| world.get_entity(*e).is_ok())
+    };
+    for op in ops {
+        match op {
+            Op::Step(n) => {
+                for _ in 0..n {
+                    run_steps(&mut app, 1, |_| {});
+                    check(&mut app)?;
+                }
+            }
+            Op::Settings(agent, wrap, trail_length, trail_interval) => {
+                *app.world_mut().resource_mut::<SteeringSettings>() = SteeringSettings {
+                    agent,
+                    wrap,
+                    trail_length,
+                    trail_interval,
+                };
+            }
+            Op::Teleport(i, pos) => {
+                if let Some(e) = alive(app.world(), i, &agents) {
+                    app.world_mut().get_mut::<Position>(e).unwrap().0 = pos;
+                }
+            }
+            Op::Shove(i, vel) => {
+                if let Some(e) = alive(app.world(), i, &agents) {
+                    app.world_mut().get_mut::<Velocity>(e).unwrap().0 = vel;
+                }
+            }
+            Op::Despawn(i) => {
+                if let Some(e) = alive(app.world(), i, &agents) {
+                    app.world_mut().despawn(e);
+                }
+            }
+            Op::Spawn(spec) => {
+                let entity = spawn(app.world_mut(), &spec, &agents);
+                agents.push(entity);
+            }
+            Op::Push(i, force, priority) => {
+                if let Some(e) = alive(app.world(), i, &agents) {
+                    app.world_mut()
+                        .entity_mut(e)
+                        .insert(ExtraForce(force, priority));
+                }
+            }
+        }
+    }
+    // And a last few steps, whatever the ops were.
+    for _ in 0..3 {
+        run_steps(&mut app, 1, |_| {});
+        check(&mut app)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn hostile_worlds_never_panic_or_spread_nan() {
+    let cases = std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(256);
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    // A fixed seed: the same worlds every run.
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    // The strategies nest deeply, and unoptimized their frames are large:
+    // a thread with room for them.
+    let result = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let world = (
+                proptest::collection::vec(agent(), 0..25),
+                proptest::collection::vec(op(), 0..30),
+            );
+            runner
+                .run(&world, |(initial, ops)| run_world(initial, ops))
+                .map_err(|error| error.to_string())
+        })
+        .expect("the fuzzing thread starts")
+        .join()
+        .expect("the fuzzing thread does not panic outside a case");
+    if let Err(error) = result {
+        panic!("{error}");
+    }
+    let steps = STEPS.load(std::sync::atomic::Ordering::Relaxed);
+    eprintln!("{cases} hostile worlds, {steps} steps checked, without a panic or a NaN");
+}
