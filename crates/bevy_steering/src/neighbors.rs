@@ -860,3 +860,62 @@ pub(crate) fn flock(
         },
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Agents at the far ends of what an `f32` holds, and queries further
+    /// still: no overflow in debug builds, the same answers in release
+    /// (`cargo test --release -p bevy_steering`), memory within the cap.
+    #[test]
+    fn any_finite_spread_fits_a_bounded_grid() {
+        let mut world = World::new();
+        let ids: Vec<Entity> = (0..6).map(|_| world.spawn_empty().id()).collect();
+        let far = [
+            Vec2::new(f32::MAX, 0.0),
+            Vec2::new(-f32::MAX, -f32::MAX),
+            Vec2::new(1e30, 1e30),
+            Vec2::ZERO,
+            Vec2::new(3.0, 4.0),
+            Vec2::new(-3e9, 2e9),
+        ];
+        let wraps = [
+            None,
+            Some(Rect::new(-1e30, -1e30, 1e30, 1e30)),
+            Some(Rect::new(0.0, 0.0, f32::MAX, 1.0)),
+            Some(Rect {
+                min: Vec2::new(f32::NAN, 0.0),
+                max: Vec2::ONE,
+            }),
+        ];
+        let mut grid = NeighborGrid::default();
+        for wrap in wraps {
+            for cell in [1.0, 70.0, 1e20, f32::INFINITY, f32::NAN] {
+                grid.rebuild(
+                    ids.iter().zip(far).map(|(e, p)| (*e, p, Vec2::ONE, 5.0)),
+                    cell,
+                    wrap,
+                );
+                assert_eq!(grid.len(), far.len());
+                assert!(grid.cols * grid.rows <= MAX_CELLS, "{wrap:?} {cell}");
+                assert!(grid.memory_bytes() < 64 << 20);
+                // Within 10 of the origin: itself and (3, 4), at least.
+                let mut near = 0;
+                grid.for_each_within(Vec2::ZERO, 10.0, |_, offset, _| {
+                    near += (offset.length() <= 10.0) as usize
+                });
+                assert!(near >= 2, "{wrap:?} {cell}: {near}");
+                for p in [Vec2::splat(f32::MAX), Vec2::splat(-f32::MAX), Vec2::NAN] {
+                    grid.for_each_within(p, 1e9, |_, _, _| {});
+                    let view = FlockView::new(&FlockParams::default(), Vec2::X);
+                    assert!(
+                        grid.flock_sums(p, 1e9, &view)
+                            .steering(Vec2::X, &FlockParams::default(), 220.0, 0.15)
+                            .is_finite()
+                    );
+                }
+            }
+        }
+    }
+}
