@@ -1,8 +1,11 @@
-//! Boids: a flock built from Reynolds' three rules, each an ordinary
-//! steering force (separation within 25 px weighted 1.5, alignment and
-//! cohesion within 70 px weighted 1), capped once with the rest. The mouse
-//! is a threat the flock flees and splits around. Keys 1, 2 and 3 switch
-//! each rule off and on; the panel tunes weights and radii.
+//! Boids: a flock built from Reynolds' three rules (separation within 25 px
+//! weighted 1.5, alignment and cohesion within 70 px weighted 1), voting on
+//! one direction the flock cruises at 128 px/s, capped once with the rest.
+//! The mouse is a threat the flock flees and splits around. Keys 1, 2 and 3
+//! switch each rule off and on; the panel tunes weights, radii and the
+//! cruise speed, or switches to the chapter's literal rules, under which a
+//! big flock brakes itself still. The world is sized to the flock: about 30
+//! neighbors each, never smaller than the window.
 //!
 //! ```sh
 //! cargo run --example boids
@@ -15,14 +18,17 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
-use bevy_steering::prelude::*;
-use bevy_steering::render::AgentColor;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::render::AgentColor;
+use bevy_reynolds::{Position, Velocity};
 use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod common;
-use common::{ExamplePlugin, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH, cursor_in_world};
+use common::{
+    ExamplePlugin, View, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH, cursor_in_world,
+};
 
 /// A flock steering around your mouse.
 #[derive(Parser, Resource, Debug, Clone)]
@@ -72,19 +78,21 @@ struct Boid;
 fn main() -> AppExit {
     let args = Args::parse();
     let seed = args.seed.unwrap_or_else(rand::random);
+    let world = world_size(args.boids);
     App::new()
         .add_plugins(ExamplePlugin {
             title: "Boids",
             seed,
             seconds: args.seconds,
             screenshot: args.screenshot.clone(),
+            view: View::Flat,
         })
         .insert_resource(SteeringSettings {
-            wrap: Some(Rect::new(0.0, 0.0, WIDTH, HEIGHT)),
+            wrap: Some(Rect::from_corners(Vec2::ZERO, world)),
             ..default()
         })
         .insert_resource(Rules {
-            flocking: Flocking::default(),
+            flocking: Flocking::boids(CRUISE_SPEED),
             separation: true,
             alignment: true,
             cohesion: true,
@@ -107,7 +115,32 @@ fn main() -> AppExit {
 #[derive(Resource)]
 struct BoidSeed(u64);
 
-fn setup(mut commands: Commands, args: Res<Args>, seed: Res<BoidSeed>, rules: Res<Rules>) {
+/// The speed the flock cruises at, 80% of the boids' top speed.
+const CRUISE_SPEED: f32 = 128.0;
+
+/// The world for `boids`: room for about 30 neighbors each within 70 px,
+/// in the window's proportions, and never smaller than the window.
+fn world_size(boids: usize) -> Vec2 {
+    let area = boids as f32 * std::f32::consts::PI * 70.0 * 70.0 / 30.0;
+    let scale = (area / (WIDTH * HEIGHT)).sqrt().max(1.0);
+    Vec2::new(WIDTH, HEIGHT) * scale
+}
+
+fn setup(
+    mut commands: Commands,
+    args: Res<Args>,
+    seed: Res<BoidSeed>,
+    rules: Res<Rules>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    // The camera shows the whole world.
+    let world = world_size(args.boids);
+    if let Ok((mut transform, mut projection)) = camera.single_mut() {
+        transform.translation = (world / 2.0).extend(transform.translation.z);
+        if let Projection::Orthographic(ortho) = &mut *projection {
+            ortho.scale = world.x / WIDTH;
+        }
+    }
     // The mouse starts far off the flock's world, so it threatens no one
     // until it moves in.
     let mouse = commands
@@ -131,7 +164,10 @@ fn setup(mut commands: Commands, args: Res<Args>, seed: Res<BoidSeed>, rules: Re
         ..default()
     };
     commands.spawn_batch((0..args.boids).map(move |_| {
-        let pos = Vec2::new(rng.random_range(0.0..WIDTH), rng.random_range(0.0..HEIGHT));
+        let pos = Vec2::new(
+            rng.random_range(0.0..world.x),
+            rng.random_range(0.0..world.y),
+        );
         let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
         (
             Boid,
@@ -197,6 +233,13 @@ fn rules_panel(mut contexts: EguiContexts, mut rules: ResMut<Rules>) -> Result {
             ui.add(
                 egui::Slider::new(&mut f.neighbor_radius, 1.0..=200.0).text("neighbor radius (px)"),
             );
+            let mut literal = f.cruise_speed.is_none();
+            ui.checkbox(&mut literal, "the chapter's literal rules (no cruise)");
+            let mut cruise = f.cruise_speed.unwrap_or(CRUISE_SPEED);
+            if !literal {
+                ui.add(egui::Slider::new(&mut cruise, 10.0..=160.0).text("cruise speed (px/s)"));
+            }
+            f.cruise_speed = (!literal).then_some(cruise);
         });
     if edited != *rules {
         *rules = edited;

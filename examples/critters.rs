@@ -18,16 +18,18 @@ use bevy::sprite::Anchor;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
 use bevy_prototype_lyon::prelude::*;
-use bevy_steering::inspector::SteeringReset;
-use bevy_steering::model::defaults;
-use bevy_steering::prelude::*;
-use bevy_steering::render::{AgentColor, DebugDraw, ShowRadii};
+use bevy_reynolds::inspector::SteeringReset;
+use bevy_reynolds::model::defaults;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::render::{AgentColor, DebugDraw, ShowRadii};
+use bevy_reynolds::{Position, Velocity};
 use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
+use serde_json::json;
 
 mod common;
-use common::{ExamplePlugin, Unattended, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
+use common::{ExamplePlugin, Unattended, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
 
 const GRID: Color = Color::srgb_u8(30, 34, 40);
 const TEXT: Color = Color::srgb_u8(235, 238, 242);
@@ -56,6 +58,10 @@ struct Args {
     /// Write where every agent is, as JSON, into this file on exit.
     #[arg(long)]
     report: Option<PathBuf>,
+    /// Start with the arrivers keeping 25 px apart (the FAQ's separation;
+    /// the panel switches it too).
+    #[arg(long)]
+    separate_arrivers: bool,
 }
 
 /// The five behaviors, each with a name and a color, in the key's order.
@@ -149,14 +155,20 @@ fn main() -> AppExit {
             seed,
             seconds: args.seconds,
             screenshot: args.screenshot.clone(),
+            view: View::Flat,
         })
+        // The chapter's world: agents wrap round the window.
+        .insert_resource(SteeringSettings::critters())
         .insert_resource(DebugDraw {
             radii_color: FAINT,
             ..default()
         })
+        .insert_resource(Exercises {
+            separate_arrivers: args.separate_arrivers,
+            ..default()
+        })
         .insert_resource(args)
         .insert_resource(Seed(seed))
-        .init_resource::<Exercises>()
         .init_resource::<MouseMovedAt>()
         .add_systems(Startup, (setup_scene, spawn_agents))
         .add_systems(
@@ -425,6 +437,10 @@ fn exercises_panel(mut contexts: EguiContexts, mut exercises: ResMut<Exercises>)
                 &mut edited.distracted_seekers,
                 "5: seekers wander (weight 0.5)",
             );
+            ui.checkbox(
+                &mut edited.separate_arrivers,
+                "FAQ: arrivers keep 25 px apart",
+            );
         });
     if edited != *exercises {
         *exercises = edited;
@@ -496,7 +512,7 @@ fn write_report(
     args: Res<Args>,
     unattended: Res<Unattended>,
     fixed: Res<Time<Fixed>>,
-    agents: Query<(&Kind, &Position, &Velocity)>,
+    agents: Query<(&Kind, &Position, &Velocity, Has<Flocking>)>,
     mouse: Query<&Position, With<Mouse>>,
     moved_at: Res<MouseMovedAt>,
     frames: Res<bevy::diagnostic::FrameCount>,
@@ -511,29 +527,26 @@ fn write_report(
     }
     *done = true;
     let mouse = mouse.single().map_or(Vec2::NAN, |p| p.0);
-    let agents: Vec<String> = agents
+    let agents: Vec<_> = agents
         .iter()
-        .map(|(kind, pos, vel)| {
-            format!(
-                r#"{{"kind":"{}","pos":[{},{}],"vel":[{},{}]}}"#,
-                kind.name(),
-                pos.x,
-                pos.y,
-                vel.x,
-                vel.y
-            )
+        .map(|(kind, pos, vel, flocks)| {
+            json!({
+                "kind": kind.name(),
+                "pos": [pos.x, pos.y],
+                "vel": [vel.x, vel.y],
+                "flocking": flocks,
+            })
         })
         .collect();
-    let json = format!(
-        r#"{{"seconds":{},"frames":{},"real_seconds":{},"mouse_moved_at":{},"mouse":[{},{}],"agents":[{}]}}"#,
-        fixed.elapsed_secs_f64(),
-        frames.0,
-        real.elapsed_secs_f64(),
-        moved_at.0,
-        mouse.x,
-        mouse.y,
-        agents.join(",")
-    );
+    let json = json!({
+        "seconds": fixed.elapsed_secs_f64(),
+        "frames": frames.0,
+        "real_seconds": real.elapsed_secs_f64(),
+        "mouse_moved_at": moved_at.0,
+        "mouse": [mouse.x, mouse.y],
+        "agents": agents,
+    })
+    .to_string();
     if let Err(error) = std::fs::write(path, json) {
         error!("cannot write the report to {}: {error}", path.display());
     }

@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy::prelude::*;
-use bevy_steering::prelude::*;
+use bevy_reynolds::prelude::*;
 use steering_lab::bench::{PlainFlock, critters_mix_app, flock_app};
 use steering_lab::run_steps;
 

@@ -38,8 +38,8 @@ fn display_available() -> bool {
     ok
 }
 
-/// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS` and
-/// `$BOIDS` set to the demos.
+/// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS`,
+/// `$BOIDS` and `$HERD` set to the demos.
 fn under_xvfb(script: &str) {
     let status = Command::new("timeout")
         .args([
@@ -54,6 +54,7 @@ fn under_xvfb(script: &str) {
         ])
         .env("CRITTERS", example("critters"))
         .env("BOIDS", example("boids"))
+        .env("HERD", example("herd_3d"))
         .env("WGPU_BACKEND", "vulkan")
         .status()
         .expect("xvfb-run starts");
@@ -61,7 +62,7 @@ fn under_xvfb(script: &str) {
 }
 
 fn temp_path(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("bevy_steering-{}-{name}", std::process::id()))
+    std::env::temp_dir().join(format!("bevy_reynolds-{}-{name}", std::process::id()))
 }
 
 /// The PNG at `path`, as RGB pixels.
@@ -221,4 +222,92 @@ fn the_boids_demo_draws_a_flock_and_its_panel() {
         .filter(|&&p| close(p, [27, 27, 27], 2))
         .count();
     assert!(panel > 20_000, "the panels cover {panel} px");
+}
+
+#[test]
+fn separated_arrivers_huddle_round_a_still_cursor_instead_of_piling_up() {
+    if !display_available() {
+        return;
+    }
+    let report = temp_path("critters-separated.json");
+    under_xvfb(&format!(
+        "\"$CRITTERS\" --seed 5 --seconds 9 --separate-arrivers --report '{}' & pid=$!; \
+         xdotool search --sync --name Critters >/dev/null; \
+         for i in 1 2 3 4 5; do xdotool mousemove 600 300; sleep 0.2; done; \
+         wait $pid",
+        report.display()
+    ));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report was written"))
+            .expect("the report is JSON");
+    let arrivers: Vec<(f64, f64)> = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["kind"] == "arrive")
+        .map(|a| {
+            assert_eq!(a["flocking"], true, "the flag gives arrivers separation");
+            (a["pos"][0].as_f64().unwrap(), a["pos"][1].as_f64().unwrap())
+        })
+        .collect();
+    assert_eq!(arrivers.len(), 3);
+    let mut closest = f64::INFINITY;
+    for (i, a) in arrivers.iter().enumerate() {
+        // Round the cursor, at (600, 400) in the world...
+        assert!(
+            (a.0 - 600.0).hypot(a.1 - 400.0) < 40.0,
+            "an arriver at {a:?}"
+        );
+        for b in &arrivers[i + 1..] {
+            closest = closest.min((a.0 - b.0).hypot(a.1 - b.1));
+        }
+    }
+    // ...but not on top of each other, as they are without separation.
+    assert!(closest > 10.0, "two arrivers are {closest:.1} px apart");
+    eprintln!("separated arrivers: the closest two are {closest:.1} px apart");
+}
+
+#[test]
+fn the_3d_herd_is_drawn_on_the_ground_and_moves_there() {
+    if !display_available() {
+        return;
+    }
+    let (shot, report) = (temp_path("herd.png"), temp_path("herd.json"));
+    under_xvfb(&format!(
+        "\"$HERD\" --seed 4 --seconds 4 --screenshot '{}' --report '{}'",
+        shot.display(),
+        report.display()
+    ));
+    let (width, height, pixels) = read_png(&shot);
+    assert_eq!((width, height), (1000, 700));
+    for (name, color) in [
+        ("seekers", [47, 111, 235]),
+        ("arrivers", [47, 158, 68]),
+        ("grazers", [224, 49, 49]),
+        ("the marker", [240, 200, 60]),
+        ("the ground", [40, 46, 40]),
+    ] {
+        let seen = pixels.iter().filter(|&&p| close(p, color, 6)).count();
+        assert!(seen >= 150, "the screenshot shows {seen} px of {name}");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report was written"))
+            .expect("the report is JSON");
+    let agents = report["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 60);
+    let mut moved = 0;
+    for agent in agents {
+        let t = &agent["translation"];
+        let (x, y, z) = (
+            t[0].as_f64().unwrap(),
+            t[1].as_f64().unwrap(),
+            t[2].as_f64().unwrap(),
+        );
+        let start = &agent["start"];
+        // The plugin moves agents on the ground and leaves their height.
+        assert_eq!(y, 0.5, "an agent's height changed");
+        let travelled = (x - start[0].as_f64().unwrap()).hypot(z - start[1].as_f64().unwrap());
+        moved += (travelled > 2.0) as usize;
+    }
+    assert!(moved >= 55, "only {moved} of 60 agents moved 2 m in 4 s");
 }

@@ -9,7 +9,8 @@
 //! many (256 by default).
 
 use bevy::prelude::*;
-use bevy_steering::prelude::*;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::{Position, Velocity};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use steering_lab::{headless_app, run_steps};
@@ -124,6 +125,7 @@ fn flocking() -> impl Strategy<Value = Flocking> {
         proptest::option::of(hostile()),
         proptest::option::of(0usize..5),
         priority(),
+        proptest::option::of(hostile()),
     )
         .prop_map(
             |(
@@ -131,6 +133,7 @@ fn flocking() -> impl Strategy<Value = Flocking> {
                 view_half_angle,
                 max_neighbors,
                 priority,
+                cruise_speed,
             )| {
                 Flocking {
                     separation_radius,
@@ -141,6 +144,7 @@ fn flocking() -> impl Strategy<Value = Flocking> {
                     view_half_angle,
                     max_neighbors,
                     priority,
+                    cruise_speed,
                 }
             },
         )
@@ -226,7 +230,7 @@ fn rect() -> impl Strategy<Value = Option<Rect>> {
 #[derive(Debug, Clone)]
 enum Op {
     Step(u8),
-    Settings(SteeringParams, Option<Rect>, usize, f32),
+    Settings(SteeringParams, Option<Rect>, usize, f32, Option<f32>),
     Teleport(usize, Vec2),
     Shove(usize, Vec2),
     Despawn(usize),
@@ -237,7 +241,8 @@ enum Op {
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         6 => (1u8..8).prop_map(Op::Step),
-        1 => (params(), rect(), 0usize..40, hostile()).prop_map(|(p, r, l, i)| Op::Settings(p, r, l, i)),
+        1 => (params(), rect(), 0usize..40, hostile(), maybe(hostile()))
+            .prop_map(|(p, r, l, i, g)| Op::Settings(p, r, l, i, g)),
         2 => (0usize..40, vec2()).prop_map(|(a, p)| Op::Teleport(a, p)),
         2 => (0usize..40, vec2()).prop_map(|(a, v)| Op::Shove(a, v)),
         1 => (0usize..40).prop_map(Op::Despawn),
@@ -367,12 +372,13 @@ fn run_world(initial: Vec<AgentSpec>, ops: Vec<Op>) -> Result<(), TestCaseError>
                     check(&mut app)?;
                 }
             }
-            Op::Settings(agent, wrap, trail_length, trail_interval) => {
+            Op::Settings(agent, wrap, trail_length, trail_interval, neighbor_grid) => {
                 *app.world_mut().resource_mut::<SteeringSettings>() = SteeringSettings {
                     agent,
                     wrap,
                     trail_length,
                     trail_interval,
+                    neighbor_grid,
                 };
             }
             Op::Teleport(i, pos) => {

@@ -2,7 +2,8 @@
 //! and flocking through the real plugin.
 
 use bevy::prelude::*;
-use bevy_steering::prelude::*;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::{Position, Velocity};
 use proptest::prelude::*;
 use steering_lab::{headless_app, run_steps};
 
@@ -10,7 +11,7 @@ fn brute_force(points: &[Vec2], p: Vec2, r: f32, period: Vec2) -> Vec<usize> {
     let mut found: Vec<usize> = points
         .iter()
         .enumerate()
-        .filter(|(_, q)| bevy_steering::model::wrapped_offset(p, **q, period).length() <= r)
+        .filter(|(_, q)| bevy_reynolds::model::wrapped_offset(p, **q, period).length() <= r)
         .map(|(i, _)| i)
         .collect();
     found.sort();
@@ -78,28 +79,98 @@ fn neighbors_across_an_edge_count() {
 }
 
 #[test]
-fn two_flockers_on_one_spot_separate_without_nan() {
-    let mut app = headless_app(60.0, 1, SteeringSettings::default());
-    let world = app.world_mut();
-    let a = world
-        .spawn((
-            Flocking::default(),
-            Behavior::Idle,
-            Position::new(500.0, 350.0),
-        ))
-        .id();
-    let b = world
-        .spawn((
-            Flocking::default(),
-            Behavior::Wander,
-            Position::new(500.0, 350.0),
-        ))
-        .id();
-    run_steps(&mut app, 120, |_| {});
-    let pa = app.world().get::<Position>(a).unwrap().0;
-    let pb = app.world().get::<Position>(b).unwrap().0;
-    assert!(pa.is_finite() && pb.is_finite());
-    assert!(pa.distance(pb) > 10.0, "they pushed apart: {pa} {pb}");
+fn separation_pushes_close_still_agents_apart() {
+    // Two idle agents 10 px apart: nothing else moves them, so separation
+    // alone must part them to its 25 px, and without it they stay.
+    let apart_after_1_s = |flocking: Flocking| {
+        let mut app = headless_app(60.0, 1, SteeringSettings::default());
+        let pair: Vec<Entity> = [495.0, 505.0]
+            .into_iter()
+            .map(|x| {
+                app.world_mut()
+                    .spawn((flocking, Behavior::Idle, Position::new(x, 350.0)))
+                    .id()
+            })
+            .collect();
+        run_steps(&mut app, 60, |_| {});
+        let p = |e: Entity| app.world().get::<Position>(e).unwrap().0;
+        p(pair[0]).distance(p(pair[1]))
+    };
+    let separated = apart_after_1_s(Flocking::separation_only());
+    assert!(separated >= 25.0, "{separated} px apart");
+    let none = Flocking {
+        separation_weight: 0.0,
+        ..Flocking::separation_only()
+    };
+    assert_eq!(apart_after_1_s(none), 10.0);
+}
+
+/// 500 boids with the boids example's rules (wander weighted 0.3, the three
+/// rules, a top speed of 160 px/s) in a wrapping world sized for about 30
+/// neighbors each, after 10 s: their mean speed over the top speed, and
+/// how aligned each is with those within 70 px (the length of the mean of
+/// their directions and its own: 1 all one way, near 0 every way).
+fn flock_after_10_s(flocking: Flocking) -> (f32, f32) {
+    use rand::{RngExt, SeedableRng};
+    let side = steering_lab::bench::flock_world_side(500);
+    let settings = SteeringSettings {
+        wrap: Some(Rect::new(0.0, 0.0, side, side)),
+        ..default()
+    };
+    let mut app = headless_app(60.0, 1, settings);
+    let mut rng = rand::rngs::Xoshiro128PlusPlus::seed_from_u64(11);
+    for _ in 0..500 {
+        let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        app.world_mut().spawn((
+            flocking,
+            Behavior::Blend(vec![Weighted::new(0.3, Steer::Wander)]),
+            SteeringOverride {
+                max_speed: Some(160.0),
+                ..default()
+            },
+            Position(Vec2::new(
+                rng.random_range(0.0..side),
+                rng.random_range(0.0..side),
+            )),
+            Velocity(Vec2::from_angle(angle) * 100.0),
+            WanderAngle(angle),
+        ));
+    }
+    run_steps(&mut app, 600, |_| {});
+    let mut query = app.world_mut().query::<(&Position, &Velocity)>();
+    let boids: Vec<(Vec2, Vec2)> = query.iter(app.world()).map(|(p, v)| (p.0, v.0)).collect();
+    let grid = app.world().resource::<NeighborGrid>();
+    let mean_speed = boids.iter().map(|(_, v)| v.length()).sum::<f32>() / 500.0;
+    let alignment = boids
+        .iter()
+        .map(|(p, _)| {
+            let mut ways = Vec2::ZERO;
+            let mut n = 0;
+            grid.for_each_within(*p, 70.0, |_, _, v| {
+                ways += v.normalize_or_zero();
+                n += 1;
+            });
+            (ways / n.max(1) as f32).length()
+        })
+        .sum::<f32>()
+        / 500.0;
+    (mean_speed / 160.0, alignment)
+}
+
+#[test]
+fn a_flock_with_a_cruise_speed_keeps_flying_where_the_literal_rules_stall() {
+    let (speed, alignment) = flock_after_10_s(Flocking::boids(128.0));
+    eprintln!("cruising at 128 px/s: mean speed {speed:.2} of the top, alignment {alignment:.2}");
+    assert!(
+        speed > 0.6,
+        "the flock slowed to {speed:.2} of its top speed"
+    );
+    assert!(alignment > 0.8, "neighbors fly {alignment:.2} aligned");
+    // The chapter's literal rules, in the same world: the flock brakes
+    // itself nearly still.
+    let (speed, alignment) = flock_after_10_s(Flocking::default());
+    eprintln!("the literal rules: mean speed {speed:.2} of the top, alignment {alignment:.2}");
+    assert!(speed < 0.3, "{speed:.2}");
 }
 
 #[test]
@@ -198,7 +269,7 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
 /// the short way round instead of in blocks, and counts each once.
 #[test]
 fn flock_sums_in_a_tiny_world_and_an_empty_grid() {
-    use bevy_steering::model::{FlockParams, FlockView};
+    use bevy_reynolds::model::{FlockParams, FlockView};
     let params = FlockParams::default();
     let view = FlockView::new(&params, Vec2::ZERO);
     let empty = NeighborGrid::default();

@@ -4,8 +4,9 @@
 //! turn-rate limit.
 
 use bevy::prelude::*;
-use bevy_steering::model;
-use bevy_steering::prelude::*;
+use bevy_reynolds::model;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::{Position, Velocity};
 use steering_lab::{BehaviorKind, Scenario, headless_app, run_steps};
 
 const DT: f32 = 1.0 / 60.0;

@@ -2,11 +2,12 @@
 //! overrides, trails, measured velocities, interpolation and ordering.
 
 use bevy::prelude::*;
-use bevy_steering::prelude::*;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::{Position, Velocity};
 use steering_lab::{headless_app, run_steps};
 
 fn app() -> App {
-    headless_app(60.0, 1, SteeringSettings::default())
+    headless_app(60.0, 1, SteeringSettings::critters())
 }
 
 /// Whether every agent's state, and the debug outputs of those that carry
@@ -80,6 +81,7 @@ fn nonsense_settings_never_panic_or_spread_nan() {
             trail_interval: value,
             trail_length: 0,
             wrap: Some(Rect::new(0.0, 0.0, value, value)),
+            neighbor_grid: Some(value),
         };
         assert!(!settings.problems().is_empty(), "{value} is reported");
         let mut app = headless_app(60.0, 1, settings);
@@ -345,7 +347,7 @@ fn one_fixed_step_runs_while_paused() {
     app.world_mut().resource_mut::<Time<Virtual>>().pause();
     app.update();
     assert_eq!(app.world().get::<Position>(agent).unwrap().x, x, "paused");
-    bevy_steering::run_one_fixed_step(app.world_mut());
+    bevy_reynolds::run_one_fixed_step(app.world_mut());
     let stepped = app.world().get::<Position>(agent).unwrap().x;
     assert!(
         (stepped - x - 1.0).abs() < 1e-4,

@@ -3,7 +3,8 @@
 //! one spot. No panic (debug builds check overflow), no NaN, and crowds part.
 
 use bevy::prelude::*;
-use bevy_steering::prelude::*;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::{Position, Velocity};
 use steering_lab::{headless_app, run_steps};
 
 fn open_world() -> App {

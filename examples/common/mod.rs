@@ -1,17 +1,20 @@
-//! What every demo needs: a fixed 1000 x 700 window whose world matches it
-//! ((0, 0) at the bottom left, y up), the chapter's 60 Hz, a dark
-//! background, the steering plugin with its debug view and tuning panel,
-//! and unattended runs (`--seconds S --screenshot out.png`)
-//! that take a screenshot and exit.
+#![allow(dead_code)] // Each demo uses a part of what is shared.
+
+//! What every demo needs: a fixed 1000 x 700 window, the chapter's 60 Hz,
+//! a dark background, the steering plugin with its tuning panel, and
+//! unattended runs (`--seconds S --screenshot out.png`) that take a
+//! screenshot and exit. A flat demo's world matches the window ((0, 0) at
+//! the bottom left, y up) under a 2D camera, with the debug view; a demo on
+//! the ground brings its own 3D camera.
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::{PrimaryWindow, WindowResolution};
-use bevy_steering::SteeringPlugin;
-use bevy_steering::inspector::SteeringInspectorPlugin;
-use bevy_steering::render::SteeringDebugPlugin;
+use bevy_reynolds::inspector::SteeringInspectorPlugin;
+use bevy_reynolds::render::SteeringDebugPlugin;
+use bevy_reynolds::{GroundPlane, SteeringPlugin};
 
 /// The window's (and the world's) width, in pixels.
 pub const WINDOW_WIDTH: f32 = 1000.0;
@@ -30,6 +33,23 @@ pub struct ExamplePlugin {
     pub seconds: Option<f64>,
     /// Where an unattended run saves its screenshot.
     pub screenshot: Option<PathBuf>,
+    /// The world the demo shows.
+    pub view: View,
+}
+
+/// The world a demo shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum View {
+    /// The window's own 1000 x 700 pixels, under a 2D camera, with the
+    /// debug view drawing the agents.
+    Flat,
+    /// Agents on the XZ ground of a 3D world whose units are `length_unit`
+    /// of the chapter's pixels; the demo spawns its own camera and draws
+    /// its own agents.
+    Ground {
+        /// See `SteeringPlugin::with_length_unit`.
+        length_unit: f32,
+    },
 }
 
 /// When and how an unattended run ends.
@@ -59,15 +79,24 @@ impl Plugin for ExamplePlugin {
             }),
             ..default()
         }))
-        .add_plugins((
-            SteeringPlugin::default().with_seed(self.seed),
-            SteeringDebugPlugin,
-            SteeringInspectorPlugin,
-        ))
+        .add_plugins(SteeringInspectorPlugin)
         // The chapter simulates at the display's 60 frames a second.
         .insert_resource(Time::<Fixed>::from_hz(60.0))
-        .insert_resource(ClearColor(BACKGROUND))
-        .add_systems(Startup, spawn_camera);
+        .insert_resource(ClearColor(BACKGROUND));
+        let steering = SteeringPlugin::default().with_seed(self.seed);
+        match self.view {
+            View::Flat => {
+                app.add_plugins((steering, SteeringDebugPlugin))
+                    .add_systems(Startup, spawn_camera);
+            }
+            View::Ground { length_unit } => {
+                app.add_plugins(
+                    steering
+                        .with_ground(GroundPlane::Xz)
+                        .with_length_unit(length_unit),
+                );
+            }
+        }
         if let Some(seconds) = self.seconds {
             app.insert_resource(Unattended {
                 seconds,

@@ -7,8 +7,9 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use bevy_steering::model::{self, FlockParams, FlockSums, FlockView, Kinematics, Limits, Neighbor};
-use bevy_steering::prelude::*;
+use bevy_reynolds::model::{self, FlockParams, FlockSums, FlockView, Kinematics, Limits, Neighbor};
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -26,7 +27,7 @@ const KINDS: usize = 5;
 /// 700 world, in a headless app with the real plugin. One `update` is one
 /// fixed step.
 pub fn critters_mix_app(n: usize, seed: u64, threads: Option<usize>) -> App {
-    let mut app = headless_app_with_threads(BENCH_HZ, seed, SteeringSettings::default(), threads);
+    let mut app = headless_app_with_threads(BENCH_HZ, seed, SteeringSettings::critters(), threads);
     let mouse = add_circling_target(&mut app);
     let world = app.world_mut();
     let target = Target::Entity(mouse);

@@ -1,7 +1,7 @@
 //! Every number the chapter quotes, measured with the real code.
 
 use bevy::math::Vec2;
-use bevy_steering::model;
+use bevy_reynolds::model;
 
 use crate::experiments::{wander_drift_degrees, wander_drift_dt_scaled_degrees};
 use crate::scenario::{BehaviorKind, Report, Scenario};
@@ -21,6 +21,18 @@ pub struct Check {
     pub at_144: String,
     /// Whether the measurements agree with the chapter.
     pub pass: bool,
+    /// The numbers of the chapter's that `pass` compares the measurements
+    /// with: every number the chapter column quotes must be one of them, or
+    /// the row would claim more than it checks.
+    pub compares: Vec<f64>,
+}
+
+impl Check {
+    /// The same row, stating the chapter's numbers it compares with.
+    fn comparing(mut self, numbers: &[f64]) -> Self {
+        self.compares = numbers.to_vec();
+        self
+    }
 }
 
 /// The two rates the chapter simulates at.
@@ -50,6 +62,7 @@ fn row(quantity: &str, chapter: &str, at_60: String, at_144: String, pass: bool)
         at_60,
         at_144,
         pass,
+        compares: Vec::new(),
     }
 }
 
@@ -97,28 +110,34 @@ pub fn all_checks() -> Vec<Check> {
         seconds: 1.0,
         ..Default::default()
     };
-    checks.push(rate_row(
-        "top speed from a standstill",
-        "0.58 s",
-        &at_rates(&floor_it),
-        |r| time_to_reach(r, Vec2::X, max_speed),
-        "s",
-        |t| within(t, 0.58, 0.01),
-    ));
+    checks.push(
+        rate_row(
+            "top speed from a standstill",
+            "0.58 s",
+            &at_rates(&floor_it),
+            |r| time_to_reach(r, Vec2::X, max_speed),
+            "s",
+            |t| within(t, 0.58, 0.01),
+        )
+        .comparing(&[0.58]),
+    );
     let turn_around = Scenario {
         start_vel: Vec2::new(max_speed, 0.0),
         target: Vec2::new(-10_000.0, 0.0),
         seconds: 2.0,
         ..floor_it
     };
-    checks.push(rate_row(
-        "full turnaround",
-        "1.16 s",
-        &at_rates(&turn_around),
-        |r| time_to_reach(r, -Vec2::X, max_speed),
-        "s",
-        |t| within(t, 1.16, 0.02),
-    ));
+    checks.push(
+        rate_row(
+            "full turnaround",
+            "1.16 s",
+            &at_rates(&turn_around),
+            |r| time_to_reach(r, -Vec2::X, max_speed),
+            "s",
+            |t| within(t, 1.16, 0.02),
+        )
+        .comparing(&[1.16]),
+    );
 
     // Seek overshoots.
     let seek = Scenario {
@@ -127,14 +146,17 @@ pub fn all_checks() -> Vec<Check> {
         seconds: 3.0,
         ..Default::default()
     };
-    checks.push(rate_row(
-        "seek, in at full speed: overshoot",
-        "~65 px",
-        &at_rates(&seek),
-        |r| Some(r.overshoot_px.into()),
-        "px",
-        |v| within(v, 65.0, 3.0),
-    ));
+    checks.push(
+        rate_row(
+            "seek, in at full speed: overshoot",
+            "~65 px",
+            &at_rates(&seek),
+            |r| Some(r.overshoot_px.into()),
+            "px",
+            |v| within(v, 65.0, 3.0),
+        )
+        .comparing(&[65.0]),
+    );
 
     // Arrive with the hidden one-second response, and with a quick one.
     let arrive = |response: f32, start_vel: f32, slow_radius: f32| {
@@ -153,59 +175,77 @@ pub fn all_checks() -> Vec<Check> {
     let quick_full_speed = arrive(0.15, max_speed, 150.0);
     let small_radius = arrive(0.15, 0.0, 50.0);
     let overshoot = |r: &Report| Some(f64::from(r.overshoot_px));
-    checks.push(rate_row(
-        "arrive, response 1 s, from rest 400 px away: overshoot",
-        "64 px",
-        &slow_from_rest,
-        overshoot,
-        "px",
-        |v| within(v, 64.0, 2.0),
-    ));
-    checks.push(rate_row(
-        "arrive, response 1 s, from rest: settles within 1 px",
-        "~11 s",
-        &slow_from_rest,
-        |r| r.settle_s,
-        "s",
-        |v| (10.0..=12.0).contains(&v),
-    ));
-    checks.push(rate_row(
-        "arrive, response 1 s, in at full speed: overshoot",
-        "73 px",
-        &slow_full_speed,
-        overshoot,
-        "px",
-        |v| within(v, 73.0, 2.0),
-    ));
+    checks.push(
+        rate_row(
+            "arrive, response 1 s, from rest 400 px away: overshoot",
+            "64 px",
+            &slow_from_rest,
+            overshoot,
+            "px",
+            |v| within(v, 64.0, 2.0),
+        )
+        .comparing(&[64.0]),
+    );
+    checks.push(
+        rate_row(
+            "arrive, response 1 s, from rest: settles within 1 px",
+            "~11 s",
+            &slow_from_rest,
+            |r| r.settle_s,
+            "s",
+            |v| (10.0..=12.0).contains(&v),
+        )
+        .comparing(&[11.0]),
+    );
+    checks.push(
+        rate_row(
+            "arrive, response 1 s, in at full speed: overshoot",
+            "73 px",
+            &slow_full_speed,
+            overshoot,
+            "px",
+            |v| within(v, 73.0, 2.0),
+        )
+        .comparing(&[73.0]),
+    );
     for (what, reports) in [
         ("from rest", &quick_from_rest),
         ("in at full speed", &quick_full_speed),
     ] {
-        checks.push(rate_row(
-            &format!("arrive, response 0.15 s, {what}: overshoot"),
-            "none",
-            reports,
+        checks.push(
+            rate_row(
+                &format!("arrive, response 0.15 s, {what}: overshoot"),
+                "none",
+                reports,
+                overshoot,
+                "px",
+                |v| v == 0.0,
+            )
+            .comparing(&[0.0]),
+        );
+        checks.push(
+            rate_row(
+                &format!("arrive, response 0.15 s, {what}: settles"),
+                "< 4 s",
+                reports,
+                |r| r.settle_s,
+                "s",
+                |v| v < 4.0,
+            )
+            .comparing(&[4.0]),
+        );
+    }
+    checks.push(
+        rate_row(
+            "arrive, slowing radius 50, response 0.15 s: overshoot",
+            "21 px",
+            &small_radius,
             overshoot,
             "px",
-            |v| v == 0.0,
-        ));
-        checks.push(rate_row(
-            &format!("arrive, response 0.15 s, {what}: settles"),
-            "< 4 s",
-            reports,
-            |r| r.settle_s,
-            "s",
-            |v| v < 4.0,
-        ));
-    }
-    checks.push(rate_row(
-        "arrive, slowing radius 50, response 0.15 s: overshoot",
-        "21 px",
-        &small_radius,
-        overshoot,
-        "px",
-        |v| within(v, 21.0, 2.0),
-    ));
+            |v| within(v, 21.0, 2.0),
+        )
+        .comparing(&[21.0]),
+    );
     let arrive_cases = [
         &slow_from_rest,
         &slow_full_speed,
@@ -217,24 +257,30 @@ pub fn all_checks() -> Vec<Check> {
         .iter()
         .map(|[a, b]| (a.overshoot_px - b.overshoot_px).abs())
         .fold(0.0f32, f32::max);
-    checks.push(row(
-        "arrive cases: 60 Hz and 144 Hz overshoots agree",
-        "within 1 px",
-        format!("worst gap {worst_gap:.2} px"),
-        "-".into(),
-        worst_gap < 1.0,
-    ));
+    checks.push(
+        row(
+            "arrive cases: 60 Hz and 144 Hz overshoots agree",
+            "within 1 px",
+            format!("worst gap {worst_gap:.2} px"),
+            "-".into(),
+            worst_gap < 1.0,
+        )
+        .comparing(&[1.0]),
+    );
 
     // Braking distance, including exercise 2.
     for (speed, force, expected) in [(220.0, 380.0, 64.0), (300.0, 500.0, 90.0)] {
         let d = model::braking_distance(speed, force);
-        checks.push(row(
-            &format!("braking distance at {speed} px/s with {force} px/s²"),
-            &format!("{expected} px"),
-            format!("{d:.2} px"),
-            "-".into(),
-            within(d.into(), expected, 0.5),
-        ));
+        checks.push(
+            row(
+                &format!("braking distance at {speed} px/s with {force} px/s²"),
+                &format!("{expected} px"),
+                format!("{d:.2} px"),
+                "-".into(),
+                within(d.into(), expected, 0.5),
+            )
+            .comparing(&[expected]),
+        );
     }
 
     // Pursue's look-ahead, including exercise 3.
@@ -247,57 +293,69 @@ pub fn all_checks() -> Vec<Check> {
         let target = Vec2::new(distance, 0.0);
         let aim = model::predicted_position(Vec2::ZERO, target, target_vel, max_speed);
         let ahead = aim.distance(target);
-        checks.push(row(
-            &format!(
-                "pursue aims ahead, {distance} px from a target moving ({}, {})",
-                target_vel.x, target_vel.y
-            ),
-            &format!("{expected} px"),
-            format!("{ahead:.2} px"),
-            "-".into(),
-            within(ahead.into(), expected, 0.01),
-        ));
+        checks.push(
+            row(
+                &format!(
+                    "pursue aims ahead, {distance} px from a target moving ({}, {})",
+                    target_vel.x, target_vel.y
+                ),
+                &format!("{expected} px"),
+                format!("{ahead:.2} px"),
+                "-".into(),
+                within(ahead.into(), expected, 0.01),
+            )
+            .comparing(&[expected]),
+        );
     }
 
     // Exercise 1.
     let steer = model::steering(Vec2::new(100.0, 0.0), Vec2::new(0.0, 50.0), 0.25);
     let capped = model::truncated(steer, model::defaults::MAX_FORCE);
-    checks.push(row(
-        "exercise 1: steering, then capped",
-        "(400, -200), capped at 380",
-        format!(
-            "({}, {}), capped {:.2} at ({:.1}, {:.1})",
-            steer.x,
-            steer.y,
-            capped.length(),
-            capped.x,
-            capped.y
-        ),
-        "-".into(),
-        steer == Vec2::new(400.0, -200.0) && within(capped.length().into(), 380.0, 0.01),
-    ));
+    checks.push(
+        row(
+            "exercise 1: steering, then capped",
+            "(400, -200), capped at 380",
+            format!(
+                "({}, {}), capped {:.2} at ({:.1}, {:.1})",
+                steer.x,
+                steer.y,
+                capped.length(),
+                capped.x,
+                capped.y
+            ),
+            "-".into(),
+            steer == Vec2::new(400.0, -200.0) && within(capped.length().into(), 380.0, 0.01),
+        )
+        .comparing(&[400.0, -200.0, 380.0]),
+    );
 
     // Wander's drift, through the plugin, and the dt-scaled mistake.
     let agents = 4000;
     let seed = 7;
     let drift = |hz| f64::from(wander_drift_degrees(hz, agents, 1.0, seed));
     let [d30, d60, d144] = [30.0, 60.0, 144.0].map(drift);
-    checks.push(row(
-        "wander drift over 1 s, step × √dt (30 Hz in the 60 column's note)",
-        "~21° at any rate",
-        format!("{d60:.1}° (30 Hz: {d30:.1}°)"),
-        format!("{d144:.1}°"),
-        [d30, d60, d144].iter().all(|&d| within(d, 21.5, 1.2)),
-    ));
+    checks.push(
+        row(
+            "wander drift over 1 s, step × √dt (30 Hz in the 60 column's note)",
+            "~21° at any rate",
+            format!("{d60:.1}° (30 Hz: {d30:.1}°)"),
+            format!("{d144:.1}°"),
+            [d30, d60, d144].iter().all(|&d| within(d, 21.5, 1.2)),
+        )
+        .comparing(&[21.0]),
+    );
     let naive = |hz| f64::from(wander_drift_dt_scaled_degrees(hz, agents, 1.0, seed, 5.0));
     let [n30, n60, n144] = [30.0, 60.0, 144.0].map(naive);
-    checks.push(row(
-        "wander drift over 1 s, step 5 × dt (the mistake)",
-        "~30°, 21°, 14° at 30, 60, 144 Hz",
-        format!("{n60:.1}° (30 Hz: {n30:.1}°)"),
-        format!("{n144:.1}°"),
-        within(n30, 30.2, 1.5) && within(n60, 21.4, 1.2) && within(n144, 13.8, 1.0),
-    ));
+    checks.push(
+        row(
+            "wander drift over 1 s, step 5 × dt (the mistake)",
+            "~30°, 21°, 14° at 30, 60, 144 Hz",
+            format!("{n60:.1}° (30 Hz: {n30:.1}°)"),
+            format!("{n144:.1}°"),
+            within(n30, 30.2, 1.5) && within(n60, 21.4, 1.2) && within(n144, 13.8, 1.0),
+        )
+        .comparing(&[30.0, 21.0, 14.0]),
+    );
 
     // An arriver following a target in a straight line at 144 px/s.
     let follow = Scenario {
@@ -323,14 +381,17 @@ pub fn all_checks() -> Vec<Check> {
     });
     let show =
         |(seen, same_instant): (f64, f64)| format!("{seen:.2} px (same instant {same_instant:.2})");
-    checks.push(row(
-        "arrive trails a target moving at 144 px/s by",
-        "~98 px (150 × 144 / 220)",
-        show(gaps[0]),
-        show(gaps[1]),
-        gaps.iter()
-            .all(|&(seen, _)| within(seen, expected_gap, 1.0)),
-    ));
+    checks.push(
+        row(
+            "arrive trails a target moving at 144 px/s by",
+            "~98 px (150 × 144 / 220)",
+            show(gaps[0]),
+            show(gaps[1]),
+            gaps.iter()
+                .all(|&(seen, _)| within(seen, expected_gap, 1.0)),
+        )
+        .comparing(&[98.0]),
+    );
 
     // Pursue against seek, on a target crossing in front of them.
     let pursue = at_rates(&Scenario::chase(BehaviorKind::Pursue));
@@ -344,13 +405,16 @@ pub fn all_checks() -> Vec<Check> {
         (Some(_), None) => true,
         _ => false,
     };
-    checks.push(row(
-        "pursue catches a target moving at 100 px/s before seek",
-        "pursue sooner (1.35 s vs 2.5 s in its figure)",
-        show(&pursue[0], &seek[0]),
-        show(&pursue[1], &seek[1]),
-        sooner(&pursue[0], &seek[0]) && sooner(&pursue[1], &seek[1]),
-    ));
+    checks.push(
+        row(
+            "pursue catches a target crossing at 100 px/s before seek",
+            "pursue sooner",
+            show(&pursue[0], &seek[0]),
+            show(&pursue[1], &seek[1]),
+            sooner(&pursue[0], &seek[0]) && sooner(&pursue[1], &seek[1]),
+        )
+        .comparing(&[]),
+    );
 
     checks
 }

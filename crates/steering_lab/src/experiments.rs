@@ -2,7 +2,8 @@
 //! Critters mix for determinism.
 
 use bevy::prelude::*;
-use bevy_steering::prelude::*;
+use bevy_reynolds::Position;
+use bevy_reynolds::prelude::*;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -87,7 +88,7 @@ fn core_drift_degrees(
 ///
 /// The same seed gives bit-identical positions, whatever the thread count.
 pub fn critters_run(seed: u64, hz: f64, seconds: f64, per_behavior: usize) -> Vec<Vec2> {
-    let mut app = headless_app(hz, seed, SteeringSettings::default());
+    let mut app = headless_app(hz, seed, SteeringSettings::critters());
     let mouse = add_circling_target(&mut app);
     let world = app.world_mut();
     let target = Target::Entity(mouse);

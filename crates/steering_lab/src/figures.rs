@@ -5,7 +5,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 use bevy::math::Vec2;
-use bevy_steering::model::{self, defaults};
+use bevy_reynolds::model::{self, defaults};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use rand::rngs::Xoshiro128PlusPlus;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bevy::math::Vec2;
-use bevy_steering::Combine;
+use bevy_reynolds::Combine;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use steering_lab::bench::BENCH_HZ;
@@ -153,7 +153,7 @@ struct ScenarioArgs {
     #[arg(long, default_value_t = 380.0, allow_hyphen_values = true)]
     max_force: f32,
     /// Seed of the random numbers (wander).
-    #[arg(long, default_value_t = bevy_steering::DEFAULT_SEED)]
+    #[arg(long, default_value_t = bevy_reynolds::DEFAULT_SEED)]
     seed: u64,
     /// How close counts as catching the target, in pixels.
     #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]

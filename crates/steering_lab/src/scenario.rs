@@ -6,8 +6,9 @@ use std::fmt;
 use bevy::app::TaskPoolOptions;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_steering::prelude::*;
-use bevy_steering::{DEFAULT_SEED, model::defaults};
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::{DEFAULT_SEED, model::defaults};
+use bevy_reynolds::{Position, Velocity};
 
 /// Which behavior the scenario's agent uses, toward or away from the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

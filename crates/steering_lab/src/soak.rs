@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use bevy::prelude::*;
-use bevy_steering::prelude::*;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 

@@ -1,0 +1,286 @@
+//! A live tuning panel (feature `inspector`), drawn with egui: every global
+//! parameter, the fixed rate, the seed, pause, single-step and reset, and
+//! the numbers that follow from the limits.
+//!
+//! ```no_run
+//! # use bevy::prelude::*;
+//! # use bevy_reynolds::prelude::*;
+//! # use bevy_reynolds::inspector::*;
+//! App::new().add_plugins((DefaultPlugins, SteeringPlugin::default(), SteeringInspectorPlugin));
+//! ```
+//!
+//! Changes take effect on the next fixed step. Reset sends a
+//! [`SteeringReset`] message: the game decides what resetting means (the
+//! Critters demo respawns its agents), after the plugin has re-seeded every
+//! new agent's random stream from the panel's seed.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
+use reynolds as model;
+
+use crate::ground::SteeringLengthUnit;
+use crate::params::Combine;
+use crate::settings::{SteeringSeed, SteeringSettings};
+
+/// Adds the tuning panel (and egui, if the app does not have it yet).
+pub struct SteeringInspectorPlugin;
+
+/// The panel's own state.
+#[derive(Resource, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Resource, Debug, PartialEq)]
+pub struct SteeringInspector {
+    /// Whether the panel is shown.
+    pub open: bool,
+    /// The seed that reset applies.
+    pub seed: u64,
+    step_requested: bool,
+}
+
+impl Default for SteeringInspector {
+    fn default() -> Self {
+        Self {
+            open: true,
+            seed: crate::DEFAULT_SEED,
+            step_requested: false,
+        }
+    }
+}
+
+/// Sent when the panel's reset button is pressed, after the seed has been
+/// applied. Respawn your agents when you read it.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SteeringReset {
+    /// The seed the new agents' streams come from.
+    pub seed: u64,
+}
+
+impl Plugin for SteeringInspectorPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<EguiPlugin>() {
+            app.add_plugins(EguiPlugin::default());
+        }
+        app.register_type::<SteeringInspector>()
+            .init_resource::<SteeringInspector>()
+            .add_message::<SteeringReset>()
+            .add_systems(Startup, take_plugin_seed)
+            .add_systems(EguiPrimaryContextPass, panel)
+            .add_systems(
+                RunFixedMainLoop,
+                single_step.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+            );
+    }
+}
+
+fn take_plugin_seed(seed: Option<Res<SteeringSeed>>, mut inspector: ResMut<SteeringInspector>) {
+    if let Some(seed) = seed {
+        inspector.seed = seed.seed;
+    }
+}
+
+/// While paused, runs exactly one fixed step when the panel asks for it.
+fn single_step(world: &mut World) {
+    let requested = std::mem::take(&mut world.resource_mut::<SteeringInspector>().step_requested);
+    if requested {
+        crate::run_one_fixed_step(world);
+    }
+}
+
+/// A slider over `range`, clamping whatever is typed into it; text that is
+/// not a number (NaN) becomes the range's start rather than reaching the
+/// settings.
+fn slider(ui: &mut egui::Ui, value: &mut f32, range: std::ops::RangeInclusive<f32>, text: &str) {
+    let (low, high) = (*range.start(), *range.end());
+    ui.add(
+        egui::Slider::new(value, range)
+            .clamping(egui::SliderClamping::Always)
+            .text(text),
+    );
+    *value = if value.is_nan() {
+        low
+    } else {
+        value.clamp(low, high)
+    };
+}
+
+fn panel(
+    mut contexts: EguiContexts,
+    mut inspector: ResMut<SteeringInspector>,
+    mut settings: ResMut<SteeringSettings>,
+    mut fixed: ResMut<Time<Fixed>>,
+    mut virtual_time: ResMut<Time<Virtual>>,
+    mut seed: ResMut<SteeringSeed>,
+    mut reset: MessageWriter<SteeringReset>,
+    length_unit: Option<Res<SteeringLengthUnit>>,
+) -> Result {
+    if !inspector.open {
+        return Ok(());
+    }
+    // The lengths' sliders span the chapter's pixels in the game's units.
+    let unit = length_unit.map_or(1.0, |u| u.0).clamp(1e-6, 1e6);
+    let px = if unit == 1.0 { "px" } else { "units" };
+    let length = |range: std::ops::RangeInclusive<f32>| range.start() * unit..=range.end() * unit;
+    let ctx = contexts.ctx_mut()?;
+    // Edit a copy, and write back only real changes, so change detection
+    // (and the settings' validation) fires only when something changed.
+    let mut edited = settings.clone();
+    let mut hz = fixed.timestep().as_secs_f64().recip() as f32;
+    let mut pause_clicked = false;
+    let mut step_clicked = false;
+    let mut reset_clicked = false;
+    let mut seed_value = inspector.seed;
+    egui::Window::new("Steering")
+        .default_pos([760.0, 10.0])
+        .default_width(230.0)
+        .resizable(false)
+        .show(ctx, |ui| {
+            let agent = &mut edited.agent;
+            ui.heading("Response and limits");
+            slider(
+                ui,
+                &mut agent.response_time,
+                0.01..=2.0,
+                "response time (s)",
+            );
+            let speed = format!("max speed ({px}/s)");
+            slider(ui, &mut agent.max_speed, length(10.0..=600.0), &speed);
+            let force = format!("max force ({px}/s²)");
+            slider(ui, &mut agent.max_force, length(10.0..=2000.0), &force);
+            ui.heading("Body");
+            slider(ui, &mut agent.mass, 0.1..=10.0, "mass");
+            let radius = format!("radius ({px})");
+            slider(ui, &mut agent.radius, length(0.0..=50.0), &radius);
+            turn_rate(ui, &mut agent.max_turn_rate);
+            combine(ui, &mut agent.combine, unit, px);
+            ui.heading("Behaviors");
+            let slowing = format!("slowing radius ({px})");
+            slider(ui, &mut agent.slowing_radius, length(1.0..=400.0), &slowing);
+            let panic = format!("panic radius ({px})");
+            slider(ui, &mut agent.panic_radius, length(1.0..=500.0), &panic);
+            slider(ui, &mut agent.wander_rate, 0.0..=3.0, "wander rate");
+            slider(
+                ui,
+                &mut agent.graze_flee_weight,
+                0.0..=10.0,
+                "graze flee weight",
+            );
+            ui.heading("Trails and time");
+            slider(
+                ui,
+                &mut edited.trail_interval,
+                0.01..=0.5,
+                "trail interval (s)",
+            );
+            ui.add(
+                egui::Slider::new(&mut edited.trail_length, 0..=120)
+                    .clamping(egui::SliderClamping::Always)
+                    .text("trail length"),
+            );
+            slider(ui, &mut hz, 10.0..=240.0, "fixed rate (Hz)");
+            ui.horizontal(|ui| {
+                ui.label("seed");
+                ui.add(egui::DragValue::new(&mut seed_value));
+            });
+            ui.horizontal(|ui| {
+                let label = if virtual_time.is_paused() {
+                    "Resume"
+                } else {
+                    "Pause"
+                };
+                pause_clicked = ui.button(label).clicked();
+                step_clicked = ui
+                    .add_enabled(virtual_time.is_paused(), egui::Button::new("Step"))
+                    .clicked();
+                reset_clicked = ui.button("Reset").clicked();
+            });
+
+            ui.separator();
+            let agent = &edited.agent;
+            // What the force can do to the velocity: the force over the mass.
+            let accel = agent.max_force / model::sanitize_mass(agent.mass);
+            let braking = model::braking_distance(agent.max_speed, accel);
+            let to_top = model::time_to_speed(agent.max_speed, accel);
+            ui.label(format!("braking distance v²/2a: {braking:.1} {px}"));
+            ui.label(format!("time to top speed v/a: {to_top:.2} s"));
+            if agent.slowing_radius < braking {
+                let overshoot = model::arrive_overshoot(
+                    model::Limits {
+                        max_speed: agent.max_speed,
+                        max_force: accel,
+                    },
+                    agent.response_time,
+                    agent.slowing_radius,
+                    400.0,
+                    agent.max_speed,
+                    1.0 / hz,
+                    10.0,
+                );
+                ui.colored_label(
+                    egui::Color32::from_rgb(224, 49, 49),
+                    format!(
+                        "The slowing radius is smaller than the braking distance: \
+                         arrivers overshoot by about {overshoot:.1} {px}."
+                    ),
+                );
+            }
+        });
+
+    if edited != *settings {
+        *settings = edited;
+    }
+    let hz = f64::from(hz.clamp(10.0, 240.0));
+    if (fixed.timestep().as_secs_f64().recip() - hz).abs() > 1e-6 {
+        fixed.set_timestep_hz(hz);
+    }
+    inspector.seed = seed_value;
+    if pause_clicked {
+        if virtual_time.is_paused() {
+            virtual_time.unpause();
+        } else {
+            virtual_time.pause();
+        }
+    }
+    if step_clicked {
+        inspector.step_requested = true;
+    }
+    if reset_clicked {
+        *seed = SteeringSeed::new(inspector.seed);
+        reset.write(SteeringReset {
+            seed: inspector.seed,
+        });
+    }
+    Ok(())
+}
+
+/// The turn-rate limit in degrees a second, or none.
+fn turn_rate(ui: &mut egui::Ui, rate: &mut f32) {
+    let mut limited = rate.is_finite();
+    ui.checkbox(&mut limited, "limit the turn rate (like a car)");
+    if !limited {
+        *rate = f32::INFINITY;
+        return;
+    }
+    let mut degrees = if rate.is_finite() {
+        rate.to_degrees()
+    } else {
+        180.0
+    };
+    slider(ui, &mut degrees, 1.0..=720.0, "max turn rate (°/s)");
+    *rate = degrees.to_radians();
+}
+
+/// Weighted sum or priority, and the priority's threshold.
+fn combine(ui: &mut egui::Ui, combine: &mut Combine, unit: f32, px: &str) {
+    let mut by_priority = matches!(combine, Combine::Priority { .. });
+    ui.checkbox(&mut by_priority, "combine by priority");
+    *combine = match (by_priority, *combine) {
+        (false, _) => Combine::Weighted,
+        (true, Combine::Weighted) => Combine::Priority {
+            threshold: model::defaults::PRIORITY_THRESHOLD * unit,
+        },
+        (true, Combine::Priority { mut threshold }) => {
+            let text = format!("priority threshold ({px}/s²)");
+            slider(ui, &mut threshold, 0.0..=100.0 * unit, &text);
+            Combine::Priority { threshold }
+        }
+    };
+}

@@ -1,0 +1,958 @@
+//! Neighbor search through a uniform grid, and flocking over it.
+//!
+//! Each fixed step the grid is rebuilt into flat, cell-sorted arrays of
+//! positions and velocities (a counting sort, reusing its buffers), so a
+//! query touches only the cells around a point and never looks up a
+//! component. In a wrapping world, neighbors across an edge count.
+//!
+//! Flocking runs cell by cell: the agents of a cell and its eight
+//! neighbors are copied into one short block, and every flocker of the cell
+//! weighs that block four candidates at a time ([`FlockBatch`]); cells run
+//! in parallel, and each agent's sums are its own, so the result does not
+//! depend on the thread count.
+
+use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
+use std::ops::Range;
+
+use reynolds::{
+    self as model, FlockBatch, FlockParams, FlockSums, FlockView, Neighbor, NeighborBlock,
+};
+
+use crate::components::{Position, SteeringAccumulator, SteeringAgent, Velocity};
+use crate::params::{Priority, SteeringParams};
+use crate::settings::SteeringSettings;
+
+/// Makes an agent flock with the agents around it: Reynolds' separation,
+/// alignment and cohesion, added to its other steering and capped once with
+/// it. Separation alone (zero alignment and cohesion weights) stops agents
+/// piling up on one spot. Separation is measured between the bodies' edges
+/// ([`SteeringParams::radius`]; points by default, as in the chapter).
+///
+/// ```
+/// # use bevy_reynolds::prelude::*;
+/// // Arrivers that settle in a loose huddle instead of on top of each other.
+/// let huddle = Flocking::separation_only();
+/// ```
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, Default, PartialEq)]
+#[require(SteeringAgent)]
+pub struct Flocking {
+    /// Neighbors closer than this push the agent away, in pixels. 25.
+    pub separation_radius: f32,
+    /// Neighbors closer than this are aligned with and drawn toward. 70.
+    pub neighbor_radius: f32,
+    /// Weight of separation. 1.5.
+    pub separation_weight: f32,
+    /// Weight of alignment. 1.
+    pub alignment_weight: f32,
+    /// Weight of cohesion. 1.
+    pub cohesion_weight: f32,
+    /// Only neighbors within this angle either side of the heading count,
+    /// in radians; `None` (the default) sees all round.
+    pub view_half_angle: Option<f32>,
+    /// Consider at most this many neighbors, the nearest first; `None` (the
+    /// default) considers all within reach.
+    pub max_neighbors: Option<usize>,
+    /// The group flocking's steering goes into when the agent combines by
+    /// priority. Normal, with the chapter's behaviors.
+    pub priority: Priority,
+    /// The speed the flock flies at, in pixels a second, or `None` (the
+    /// default) for the chapter's literal rules, under which a crowd whose
+    /// headings disagree brakes itself to a standstill: see
+    /// [`FlockParams::cruise_speed`].
+    pub cruise_speed: Option<f32>,
+}
+
+impl Default for Flocking {
+    fn default() -> Self {
+        let p = FlockParams::default();
+        Self {
+            separation_radius: p.separation_radius,
+            neighbor_radius: p.neighbor_radius,
+            separation_weight: p.separation_weight,
+            alignment_weight: p.alignment_weight,
+            cohesion_weight: p.cohesion_weight,
+            view_half_angle: None,
+            max_neighbors: None,
+            priority: Priority::Normal,
+            cruise_speed: None,
+        }
+    }
+}
+
+impl Flocking {
+    /// Only separation, at its default radius and weight: the chapter's
+    /// answer to "how do I stop the arrivers piling up".
+    pub fn separation_only() -> Self {
+        Self {
+            alignment_weight: 0.0,
+            cohesion_weight: 0.0,
+            ..default()
+        }
+    }
+
+    /// Reynolds' boids, which fly: the default rules with a cruise speed.
+    pub fn boids(cruise_speed: f32) -> Self {
+        Self {
+            cruise_speed: Some(cruise_speed),
+            ..default()
+        }
+    }
+
+    /// The same rules in units of `unit` pixels each (see
+    /// [`SteeringLengthUnit`](crate::SteeringLengthUnit)): radii and the
+    /// cruise speed multiplied by `unit`. A unit that is not positive and
+    /// finite changes nothing.
+    pub fn scaled(self, unit: f32) -> Self {
+        if !(unit.is_finite() && unit > 0.0) {
+            return self;
+        }
+        Self {
+            separation_radius: self.separation_radius * unit,
+            neighbor_radius: self.neighbor_radius * unit,
+            cruise_speed: self.cruise_speed.map(|s| s * unit),
+            ..self
+        }
+    }
+
+    /// The core's parameters.
+    pub fn params(&self) -> FlockParams {
+        FlockParams {
+            separation_radius: self.separation_radius,
+            neighbor_radius: self.neighbor_radius,
+            separation_weight: self.separation_weight,
+            alignment_weight: self.alignment_weight,
+            cohesion_weight: self.cohesion_weight,
+            view_half_angle: self.view_half_angle,
+            cruise_speed: self.cruise_speed,
+        }
+    }
+}
+
+/// Every agent's position, velocity and body radius, sorted by grid cell,
+/// rebuilt each fixed step in
+/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare) when any
+/// agent flocks, or always when
+/// [`SteeringSettings::neighbor_grid`] asks for it. Use it to find agents
+/// near a point.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_reynolds::prelude::*;
+/// fn count_crowd(grid: Res<NeighborGrid>) {
+///     let near = grid.within(Vec2::new(500.0, 350.0), 70.0).count();
+/// }
+/// ```
+#[derive(Resource, Debug, Clone, Default)]
+pub struct NeighborGrid {
+    /// A cell's width and height: in a wrapping world the cells tile the
+    /// period exactly, so each is at least the asked-for size.
+    cell: Vec2,
+    origin: Vec2,
+    cols: usize,
+    rows: usize,
+    /// The wrap period on each axis, or zero where the world does not wrap.
+    period: Vec2,
+    /// Where each cell's entries start in the sorted arrays; one more entry
+    /// than cells, so cell `c` is `cell_start[c]..cell_start[c + 1]`.
+    cell_start: Vec<u32>,
+    entities: Vec<Entity>,
+    // Positions and velocities, x and y apart: the layout the flocking
+    // kernel reads four at a time.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    vxs: Vec<f32>,
+    vys: Vec<f32>,
+    /// Body radii, each finite and not negative: empty when every agent is
+    /// a point, so a flock of points neither stores nor reads them.
+    radii: Vec<f32>,
+    /// The largest body radius in the grid.
+    largest_radius: f32,
+    /// Each entity's slot in the arrays, by entity index (stale entries are
+    /// caught by checking `entities`).
+    slot_of: Vec<u32>,
+    cell_of: Vec<u32>,
+    cursor: Vec<u32>,
+    scratch: Vec<GridEntry>,
+}
+
+/// What the grid keeps of an agent: its entity, position, velocity and body
+/// radius.
+pub type GridEntry = (Entity, Vec2, Vec2, f32);
+
+/// The most cells a grid may have, whatever the spread of the agents.
+const MAX_CELLS: usize = 1 << 20;
+
+impl NeighborGrid {
+    /// Sorts `agents` (entity, position, velocity, body radius) into cells
+    /// of at least `cell_size` (and at least 1 px). With `wrap`, the grid
+    /// covers the wrap rectangle and queries go round its edges; without, it
+    /// covers the agents. Agents at a non-finite place or speed are left out;
+    /// a radius that is negative or not finite counts as 0. The buffers are
+    /// reused: no allocation once they are big enough.
+    pub fn rebuild(
+        &mut self,
+        agents: impl IntoIterator<Item = GridEntry>,
+        cell_size: f32,
+        wrap: Option<Rect>,
+    ) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.extend(
+            agents
+                .into_iter()
+                .filter(|(_, p, v, _)| p.is_finite() && v.is_finite())
+                .map(|(e, p, v, r)| (e, p, v, model::sanitize_radius(r))),
+        );
+        self.largest_radius = scratch.iter().fold(0.0, |largest, e| largest.max(e.3));
+        let mut cell_size = if cell_size.is_finite() {
+            cell_size.max(1.0)
+        } else {
+            1.0
+        };
+        let wrap = wrap.filter(|r| {
+            let s = r.size();
+            s.is_finite() && s.x > 0.0 && s.y > 0.0
+        });
+        if let Some(rect) = wrap {
+            // Keep every position inside the period, so a cell's copies
+            // round the edges are exactly one period apart.
+            let size = rect.size();
+            for (_, p, _, _) in &mut scratch {
+                // The wrap stage keeps agents inside: `rem_euclid` (a call
+                // to `fmodf`) only for the odd one that is not.
+                if !(p.cmpge(rect.min).all() && p.cmplt(rect.max).all()) {
+                    *p = rect.min + (*p - rect.min).rem_euclid(size);
+                }
+            }
+        }
+        let (origin, extent) = match wrap {
+            Some(rect) => (rect.min, rect.size()),
+            None if scratch.is_empty() => (Vec2::ZERO, Vec2::ONE),
+            None => {
+                let (min, max) = scratch.iter().fold(
+                    (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+                    |(lo, hi), (_, p, _, _)| (lo.min(*p), hi.max(*p)),
+                );
+                // Agents at ±3e38 are 6e38 apart: more than an f32 holds.
+                (min, (max - min).clamp(Vec2::ONE, Vec2::splat(f32::MAX)))
+            }
+        };
+        // In a wrapping world the cells tile the period exactly (each at
+        // least `cell_size`); elsewhere they cover the agents. Too many
+        // cells for the spread, however far apart the agents are: bigger
+        // cells, so memory stays bounded.
+        let count = |len: f32, size: f32| {
+            let n = (len / size).floor();
+            // NaN (an infinite cell over an infinite length) is one cell.
+            if n.is_nan() {
+                1
+            } else {
+                n.clamp(1.0, MAX_CELLS as f32) as usize
+            }
+        };
+        let (cols, rows) = loop {
+            let (cols, rows) = match wrap {
+                Some(_) => (count(extent.x, cell_size), count(extent.y, cell_size)),
+                None => (
+                    count(extent.x, cell_size) + 1,
+                    count(extent.y, cell_size) + 1,
+                ),
+            };
+            if cols.saturating_mul(rows) <= MAX_CELLS {
+                break (cols, rows);
+            }
+            cell_size *= 2.0;
+        };
+        self.cell = match wrap {
+            Some(_) => extent / Vec2::new(cols as f32, rows as f32),
+            None => Vec2::splat(cell_size),
+        };
+        self.origin = origin;
+        self.cols = cols;
+        self.rows = rows;
+        self.period = wrap.map_or(Vec2::ZERO, |r| r.size());
+
+        // Counting sort by cell.
+        let cells = cols * rows;
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        self.cell_of.clear();
+        for (_, p, _, _) in &scratch {
+            let cell = self.cell_index(self.cell_coords(*p));
+            self.cell_of.push(cell as u32);
+            self.cell_start[cell + 1] += 1;
+        }
+        for c in 0..cells {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        let n = scratch.len();
+        self.entities.clear();
+        self.entities.resize(n, Entity::PLACEHOLDER);
+        for column in [&mut self.xs, &mut self.ys, &mut self.vxs, &mut self.vys] {
+            column.clear();
+            column.resize(n, 0.0);
+        }
+        self.radii.clear();
+        if self.largest_radius > 0.0 {
+            self.radii.resize(n, 0.0);
+        }
+        // The next free slot of each cell, in turn.
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.cell_start[..cells]);
+        for (i, (entity, p, v, r)) in scratch.iter().enumerate() {
+            let cell = self.cell_of[i] as usize;
+            let slot = self.cursor[cell] as usize;
+            self.cursor[cell] += 1;
+            self.entities[slot] = *entity;
+            self.xs[slot] = p.x;
+            self.ys[slot] = p.y;
+            self.vxs[slot] = v.x;
+            self.vys[slot] = v.y;
+            if let Some(radius) = self.radii.get_mut(slot) {
+                *radius = *r;
+            }
+        }
+        for (slot, entity) in self.entities.iter().enumerate() {
+            let index = entity.index_u32() as usize;
+            if index >= self.slot_of.len() {
+                self.slot_of.resize(index + 1, u32::MAX);
+            }
+            self.slot_of[index] = slot as u32;
+        }
+        self.scratch = scratch;
+    }
+
+    fn cell_coords(&self, p: Vec2) -> (i64, i64) {
+        let c = (p - self.origin) / self.cell;
+        // `f32::floor` is a call to `floorf` without SSE4.1; truncate and
+        // step down for negatives instead (the same for any finite value).
+        let floor = |v: f32| {
+            // `as` saturates far outside the grid, and NaN is 0.
+            let t = v as i64;
+            if (t as f32) > v {
+                t.saturating_sub(1)
+            } else {
+                t
+            }
+        };
+        (floor(c.x), floor(c.y))
+    }
+
+    fn cell_index(&self, (x, y): (i64, i64)) -> usize {
+        let wrap_or_clamp = |v: i64, n: usize, wraps: bool| {
+            let n = n as i64;
+            if (0..n).contains(&v) {
+                // Nearly always: no integer division.
+                v as usize
+            } else if wraps {
+                v.rem_euclid(n) as usize
+            } else {
+                v.clamp(0, n - 1) as usize
+            }
+        };
+        let x = wrap_or_clamp(x, self.cols, self.period.x > 0.0);
+        let y = wrap_or_clamp(y, self.rows, self.period.y > 0.0);
+        y * self.cols + x
+    }
+
+    /// `p`, moved inside the period of a wrapping world.
+    fn inside_period(&self, p: Vec2) -> Vec2 {
+        let axis = |x: f32, origin: f32, period: f32| {
+            if period > 0.0 {
+                origin + (x - origin).rem_euclid(period)
+            } else {
+                x
+            }
+        };
+        Vec2::new(
+            axis(p.x, self.origin.x, self.period.x),
+            axis(p.y, self.origin.y, self.period.y),
+        )
+    }
+
+    /// How many agents the grid holds.
+    pub fn len(&self) -> usize {
+        self.xs.len()
+    }
+
+    /// Whether the grid holds no agent.
+    pub fn is_empty(&self) -> bool {
+        self.xs.is_empty()
+    }
+
+    /// The bytes the grid's buffers hold on to (their capacity, not their
+    /// length): what a long run watches to see that memory stays bounded.
+    pub fn memory_bytes(&self) -> usize {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        [
+            bytes(&self.cell_start),
+            bytes(&self.entities),
+            bytes(&self.xs),
+            bytes(&self.ys),
+            bytes(&self.vxs),
+            bytes(&self.vys),
+            bytes(&self.radii),
+            bytes(&self.slot_of),
+            bytes(&self.cell_of),
+            bytes(&self.cursor),
+            bytes(&self.scratch),
+        ]
+        .into_iter()
+        .sum()
+    }
+
+    /// The position of the agent at `index` of the grid's arrays.
+    fn position(&self, index: usize) -> Vec2 {
+        Vec2::new(self.xs[index], self.ys[index])
+    }
+
+    /// The velocity of the agent at `index` of the grid's arrays.
+    fn velocity(&self, index: usize) -> Vec2 {
+        Vec2::new(self.vxs[index], self.vys[index])
+    }
+
+    /// The body radius of the agent at `index` of the grid's arrays.
+    pub fn radius(&self, index: usize) -> f32 {
+        self.radii.get(index).copied().unwrap_or(0.0)
+    }
+
+    /// The largest body radius of any agent in the grid.
+    pub fn largest_radius(&self) -> f32 {
+        self.largest_radius
+    }
+
+    /// The candidates at `range` of the grid's arrays.
+    fn block(&self, range: Range<usize>) -> NeighborBlock<'_> {
+        NeighborBlock {
+            xs: &self.xs[range.clone()],
+            ys: &self.ys[range.clone()],
+            vxs: &self.vxs[range.clone()],
+            radii: (!self.radii.is_empty()).then(|| &self.radii[range.clone()]),
+            vys: &self.vys[range],
+        }
+    }
+
+    /// Calls `f(range, shift)` for runs of the grid's arrays that hold every
+    /// agent within `radius` of `p` (and others near it): each agent in
+    /// `range` is at offset `position + shift` from `p`. `shift` is `None`
+    /// when the cells visited cover a whole wrapping axis: then each agent
+    /// takes the short way round itself.
+    fn for_each_run(&self, p: Vec2, radius: f32, mut f: impl FnMut(Range<usize>, Option<Vec2>)) {
+        if self.is_empty() || !p.is_finite() || radius.is_nan() || radius < 0.0 {
+            return;
+        }
+        let radius = radius.min(1e9);
+        let p = self.inside_period(p);
+        let rings = self.rings(radius);
+        let short_way = self.covers_an_axis(rings);
+        self.for_each_run_around(self.cell_coords(p), rings, |range, period_shift| {
+            f(range, (!short_way).then(|| period_shift - p));
+        });
+    }
+
+    /// How many rings of cells round an agent's own hold everything within
+    /// `radius` of it, on each axis.
+    fn rings(&self, radius: f32) -> (i64, i64) {
+        (
+            (radius / self.cell.x).ceil() as i64,
+            (radius / self.cell.y).ceil() as i64,
+        )
+    }
+
+    /// Whether `rings` round a cell take in a whole wrapping axis, so that
+    /// some cells would be visited twice.
+    fn covers_an_axis(&self, (rings_x, rings_y): (i64, i64)) -> bool {
+        let covers = |rings: i64, n: usize| rings.saturating_mul(2).saturating_add(1) >= n as i64;
+        (self.period.x > 0.0 && covers(rings_x, self.cols))
+            || (self.period.y > 0.0 && covers(rings_y, self.rows))
+    }
+
+    /// Calls `f(range, period_shift)` for the runs of the grid's arrays in
+    /// the cells within `rings` of cell `(cx, cy)`: the cells of one row are
+    /// contiguous, so a run is a row of cells, split where it crosses a
+    /// wrapping edge. A cell past an edge is a copy of one inside, one
+    /// period over: `period_shift` is what moves its agents there. Where
+    /// the rings take in a whole wrapping axis, every cell is visited once,
+    /// unshifted.
+    fn for_each_run_around(
+        &self,
+        (cx, cy): (i64, i64),
+        (rings_x, rings_y): (i64, i64),
+        mut f: impl FnMut(Range<usize>, Vec2),
+    ) {
+        // Saturating: a point asked about may lie far outside the grid.
+        let span = |n: usize, wraps: bool, c: i64, rings: i64| {
+            if wraps && rings.saturating_mul(2).saturating_add(1) >= n as i64 {
+                (0, n as i64 - 1)
+            } else if wraps {
+                (c - rings, c + rings)
+            } else {
+                (
+                    c.saturating_sub(rings).max(0),
+                    c.saturating_add(rings).min(n as i64 - 1),
+                )
+            }
+        };
+        let (wraps_x, wraps_y) = (self.period.x > 0.0, self.period.y > 0.0);
+        let (x0, x1) = span(self.cols, wraps_x, cx, rings_x);
+        let (y0, y1) = span(self.rows, wraps_y, cy, rings_y);
+        let wrap_axis = |v: i64, n: usize, wraps: bool, period: f32| {
+            if wraps {
+                (
+                    v.rem_euclid(n as i64) as usize,
+                    period * v.div_euclid(n as i64) as f32,
+                )
+            } else {
+                (v as usize, 0.0)
+            }
+        };
+        for y in y0..=y1 {
+            let (row, shift_y) = wrap_axis(y, self.rows, wraps_y, self.period.y);
+            let mut x = x0;
+            while x <= x1 {
+                let (col, shift_x) = wrap_axis(x, self.cols, wraps_x, self.period.x);
+                // The run goes on to the row's last column at most.
+                let last = x1.min(x + (self.cols - 1 - col) as i64);
+                let first_cell = row * self.cols + col;
+                let end_cell = first_cell + (last - x) as usize + 1;
+                let range =
+                    self.cell_start[first_cell] as usize..self.cell_start[end_cell] as usize;
+                f(range, Vec2::new(shift_x, shift_y));
+                x = last + 1;
+            }
+        }
+    }
+
+    /// Calls `f(index, offset, velocity)` for every agent within `radius`
+    /// of `p` (`offset` = its position - `p`, the short way round a
+    /// wrapping world). `index` is its place in the grid's arrays.
+    pub fn for_each_within(&self, p: Vec2, radius: f32, mut f: impl FnMut(usize, Vec2, Vec2)) {
+        let r2 = radius * radius;
+        let inside = self.inside_period(p);
+        self.for_each_run(p, radius, |range, shift| {
+            for i in range {
+                let offset = match shift {
+                    Some(shift) => self.position(i) + shift,
+                    None => model::wrapped_offset(inside, self.position(i), self.period),
+                };
+                if offset.length_squared() <= r2 {
+                    f(i, offset, self.velocity(i));
+                }
+            }
+        });
+    }
+
+    /// The flocking sums of an agent at `p` that sees as `view`, over every
+    /// agent within `reach` of it but itself (and any on its very spot):
+    /// a [`FlockBatch`] over the runs of cells around `p`, four candidates
+    /// at a time.
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_reynolds::{NeighborGrid, model::{FlockParams, FlockView}};
+    /// let mut grid = NeighborGrid::default();
+    /// let ids = [Entity::from_raw_u32(1).unwrap(), Entity::from_raw_u32(2).unwrap()];
+    /// grid.rebuild([(ids[0], Vec2::ZERO, Vec2::ZERO, 0.0), (ids[1], Vec2::new(10.0, 0.0), Vec2::X, 0.0)], 70.0, None);
+    /// let params = FlockParams::default();
+    /// let sums = grid.flock_sums(Vec2::ZERO, params.reach(), &FlockView::new(&params, Vec2::ZERO));
+    /// assert_eq!(sums.neighbors(), 1);
+    /// ```
+    pub fn flock_sums(&self, p: Vec2, reach: f32, view: &FlockView) -> FlockSums {
+        let mut batch = FlockBatch::new(view);
+        if self.is_empty() {
+            return FlockSums::default();
+        }
+        if self.covers_an_axis(self.rings(reach.clamp(0.0, 1e9))) {
+            // A world too small for blocks: each neighbor the short way round.
+            let mut sums = FlockSums::default();
+            self.for_each_within(p, reach, |i, offset, vel| {
+                let radius = self.radius(i);
+                sums.add(
+                    Neighbor {
+                        offset,
+                        vel,
+                        radius,
+                    },
+                    view,
+                )
+            });
+            return sums;
+        }
+        self.for_each_run(p, reach, |range, shift| {
+            if let Some(shift) = shift {
+                batch.add_finite_block(self.block(range), shift);
+            }
+        });
+        batch.finish()
+    }
+
+    /// The agents within `radius` of `p`, with their positions.
+    pub fn within(&self, p: Vec2, radius: f32) -> impl Iterator<Item = (Entity, Vec2)> {
+        let mut found = Vec::new();
+        self.for_each_within(p, radius, |i, _, _| {
+            found.push((self.entities[i], self.position(i)))
+        });
+        found.into_iter()
+    }
+
+    /// The entity at `index` of the grid's arrays.
+    pub fn entity(&self, index: usize) -> Entity {
+        self.entities[index]
+    }
+
+    /// Where `entity` is in the grid's arrays, if the grid holds it.
+    pub fn index_of(&self, entity: Entity) -> Option<usize> {
+        let slot = *self.slot_of.get(entity.index_u32() as usize)? as usize;
+        (self.entities.get(slot) == Some(&entity)).then_some(slot)
+    }
+}
+
+/// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
+/// rebuilds the grid when any agent flocks, with cells as large as the
+/// largest reach among flockers of their own size, or when the settings ask
+/// to keep it ([`SteeringSettings::neighbor_grid`]).
+pub(crate) fn rebuild_grid(
+    settings: Res<SteeringSettings>,
+    mut grid: ResMut<NeighborGrid>,
+    flockers: Query<(&Flocking, &SteeringParams)>,
+    agents: Query<(Entity, &Position, &Velocity, &SteeringParams), With<SteeringAgent>>,
+) {
+    let kept = settings
+        .neighbor_grid
+        .map_or(0.0, |cell| if cell.is_finite() { cell } else { 1.0 });
+    let reach = flockers
+        .iter()
+        .map(|(f, p)| f.params().reach_with_bodies(p.radius, p.radius))
+        .fold(kept.max(0.0), f32::max);
+    if reach <= 0.0 {
+        if !grid.is_empty() {
+            grid.rebuild(std::iter::empty(), 1.0, settings.wrap);
+        }
+        return;
+    }
+    grid.rebuild(
+        agents
+            .iter()
+            .map(|(e, p, v, params)| (e, p.0, v.0, params.radius)),
+        reach,
+        settings.wrap,
+    );
+}
+
+/// Flocking's working memory, kept from step to step so that, once warm, a
+/// step allocates nothing of its own.
+#[derive(Default)]
+pub(crate) struct FlockScratch {
+    /// By grid slot: how the agent there flocks, if it flocks cell by cell.
+    flockers: Vec<Option<FlockParams>>,
+    /// By grid slot: the sums the cell pass found for it.
+    sums: Vec<Option<FlockSums>>,
+    /// One gathered neighborhood a task.
+    neighborhoods: Vec<Neighborhood>,
+}
+
+/// The agents of a cell and the cells round it, copied side by side and
+/// moved across any wrapping edge, so every agent of the cell reads its
+/// candidates from one short, contiguous block. Copied from the grid, whose
+/// velocities are all finite.
+#[derive(Default)]
+struct Neighborhood {
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    vxs: Vec<f32>,
+    vys: Vec<f32>,
+    /// Empty when the grid has no radii.
+    radii: Vec<f32>,
+}
+
+impl Neighborhood {
+    fn gather(&mut self, grid: &NeighborGrid, cell: usize) {
+        for column in [
+            &mut self.xs,
+            &mut self.ys,
+            &mut self.vxs,
+            &mut self.vys,
+            &mut self.radii,
+        ] {
+            column.clear();
+        }
+        let coords = ((cell % grid.cols) as i64, (cell / grid.cols) as i64);
+        grid.for_each_run_around(coords, (1, 1), |range, shift| {
+            self.xs
+                .extend(grid.xs[range.clone()].iter().map(|x| x + shift.x));
+            self.ys
+                .extend(grid.ys[range.clone()].iter().map(|y| y + shift.y));
+            self.vxs.extend_from_slice(&grid.vxs[range.clone()]);
+            if !grid.radii.is_empty() {
+                self.radii.extend_from_slice(&grid.radii[range.clone()]);
+            }
+            self.vys.extend_from_slice(&grid.vys[range]);
+        });
+    }
+
+    fn block(&self) -> NeighborBlock<'_> {
+        NeighborBlock {
+            xs: &self.xs,
+            ys: &self.ys,
+            vxs: &self.vxs,
+            vys: &self.vys,
+            radii: (!self.radii.is_empty()).then_some(&self.radii[..]),
+        }
+    }
+}
+
+/// The sums of every flocker in `cells`, whose slots start at `first_slot`
+/// (`sums[0]` is that slot's), each cell's neighborhood gathered once for
+/// all its agents.
+fn flock_cells(
+    grid: &NeighborGrid,
+    cells: Range<usize>,
+    flockers: &[Option<FlockParams>],
+    sums: &mut [Option<FlockSums>],
+    first_slot: usize,
+    neighborhood: &mut Neighborhood,
+) {
+    for cell in cells {
+        let slots = grid.cell_start[cell] as usize..grid.cell_start[cell + 1] as usize;
+        if flockers[slots.clone()].iter().all(Option::is_none) {
+            continue;
+        }
+        neighborhood.gather(grid, cell);
+        for slot in slots {
+            let Some(params) = &flockers[slot] else {
+                continue;
+            };
+            let view =
+                FlockView::new(params, grid.velocity(slot)).with_body_radius(grid.radius(slot));
+            let mut batch = FlockBatch::new(&view);
+            batch.add_finite_block(neighborhood.block(), -grid.position(slot));
+            sums[slot - first_slot] = Some(batch.finish());
+        }
+    }
+}
+
+/// The sums of one flocker straight from the grid, for those the cell pass
+/// leaves out: with `max_neighbors`, the nearest that many (sorted in
+/// `near`, reused from agent to agent).
+fn flock_sums_one_by_one(
+    grid: &NeighborGrid,
+    pos: Vec2,
+    vel: Vec2,
+    radius: f32,
+    flocking: &Flocking,
+    near: &mut Vec<Neighbor>,
+) -> FlockSums {
+    let params = flocking.params();
+    let view = FlockView::new(&params, vel).with_body_radius(radius);
+    let reach = params.reach_with_bodies(radius, grid.largest_radius);
+    let Some(limit) = flocking.max_neighbors else {
+        return grid.flock_sums(pos, reach, &view);
+    };
+    near.clear();
+    grid.for_each_within(pos, reach, |i, offset, vel| {
+        let radius = grid.radius(i);
+        near.push(Neighbor {
+            offset,
+            vel,
+            radius,
+        })
+    });
+    // Unstable sort: no allocation, and still deterministic (the grid's
+    // order is).
+    near.sort_unstable_by(|a, b| {
+        a.offset
+            .length_squared()
+            .total_cmp(&b.offset.length_squared())
+    });
+    let mut sums = FlockSums::default();
+    // The agent itself, and any on its very spot, come first and add nothing
+    // but their count: they do not use up a place.
+    let on_spot = near.iter().take_while(|n| n.offset == Vec2::ZERO);
+    for n in on_spot.chain(near.iter().filter(|n| n.offset != Vec2::ZERO).take(limit)) {
+        sums.add(*n, &view);
+    }
+    sums
+}
+
+/// Pushes `sums`' agent, at `pos`, away from the other agents on its very
+/// spot: the mean of one direction for each ([`model::tie_break`] of the
+/// two entities), so a crowd spawned on one point parts, the same way
+/// every run.
+fn break_ties(grid: &NeighborGrid, entity: Entity, pos: Vec2, sums: &mut FlockSums) {
+    let (mut away, mut others) = (Vec2::ZERO, 0u32);
+    grid.for_each_within(pos, 0.0, |i, _, _| {
+        let other = grid.entity(i);
+        if other != entity {
+            away += model::tie_break(entity.to_bits(), other.to_bits());
+            others += 1;
+        }
+    });
+    if others > 0 {
+        sums.add_tie(away / others as f32);
+    }
+}
+
+/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
+/// each flocking agent adds the three rules' steering over its neighbors, in
+/// one pass, to its accumulator.
+///
+/// The neighbors are summed cell by cell of the grid, in parallel: each
+/// cell's neighborhood is gathered into one block once, and every flocker
+/// in the cell weighs the block four candidates at a time. Agents that
+/// cap their neighbors, reach past the next cell, or live in a world too
+/// small for that, are summed one by one through the grid instead.
+pub(crate) fn flock(
+    grid: Res<NeighborGrid>,
+    mut scratch: Local<FlockScratch>,
+    mut agents: Query<(
+        Entity,
+        &Position,
+        &Velocity,
+        &Flocking,
+        &SteeringParams,
+        &mut SteeringAccumulator,
+    )>,
+) {
+    let grid = &*grid;
+    let FlockScratch {
+        flockers,
+        sums,
+        neighborhoods,
+    } = &mut *scratch;
+    let slots = grid.len();
+    flockers.clear();
+    flockers.resize(slots, None);
+    sums.clear();
+    sums.resize(slots, None);
+    let by_cells = !grid.covers_an_axis((1, 1));
+    let mut any = false;
+    for (entity, _, _, flocking, agent, _) in &agents {
+        let params = flocking.params();
+        let reach = params.reach_with_bodies(agent.radius, grid.largest_radius);
+        let (rings_x, rings_y) = grid.rings(reach);
+        if by_cells
+            && flocking.max_neighbors.is_none()
+            && rings_x <= 1
+            && rings_y <= 1
+            && let Some(slot) = grid.index_of(entity)
+        {
+            flockers[slot] = Some(params);
+            any = true;
+        }
+    }
+    if any {
+        let cells = grid.cols * grid.rows;
+        let pool = ComputeTaskPool::get();
+        // A few tasks a thread, so a crowded stretch of cells does not keep
+        // one thread busy while the others wait.
+        let tasks = if pool.thread_num() <= 1 {
+            1
+        } else {
+            (pool.thread_num() * 4).min(cells)
+        };
+        neighborhoods.resize_with(tasks.max(neighborhoods.len()), Neighborhood::default);
+        let flockers = &*flockers;
+        let run = |task: usize, sums: &mut [Option<FlockSums>], neighborhood| {
+            let cells = task * cells / tasks..(task + 1) * cells / tasks;
+            let first_slot = grid.cell_start[cells.start] as usize;
+            flock_cells(grid, cells, flockers, sums, first_slot, neighborhood);
+        };
+        if tasks == 1 {
+            run(0, sums, &mut neighborhoods[0]);
+        } else {
+            pool.scope(|scope| {
+                let mut rest = &mut sums[..];
+                for (task, neighborhood) in neighborhoods.iter_mut().take(tasks).enumerate() {
+                    let end_cell = (task + 1) * cells / tasks;
+                    let end_slot = grid.cell_start[end_cell] as usize;
+                    let start_slot = grid.cell_start[task * cells / tasks] as usize;
+                    let (mine, others) =
+                        std::mem::take(&mut rest).split_at_mut(end_slot - start_slot);
+                    rest = others;
+                    let run = &run;
+                    scope.spawn(async move { run(task, mine, neighborhood) });
+                }
+            });
+        }
+    }
+    let sums = &*sums;
+    agents.par_iter_mut().for_each_init(
+        Vec::new,
+        |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, agent, mut steering)| {
+            let params = flocking.params();
+            let by_cell = grid.index_of(entity).and_then(|slot| sums[slot]);
+            let mut sums = by_cell.unwrap_or_else(|| {
+                flock_sums_one_by_one(grid, pos.0, vel.0, agent.radius, flocking, near)
+            });
+            // Itself and another on its very spot.
+            if sums.on_spot() > 1 {
+                break_ties(grid, entity, pos.0, &mut sums);
+            }
+            let force = sums.steering(vel.0, &params, agent.max_speed, agent.response_time);
+            steering.add_force(flocking.priority, force);
+        },
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Agents at the far ends of what an `f32` holds, and queries further
+    /// still: no overflow in debug builds, the same answers in release
+    /// (`cargo test --release -p bevy_reynolds`), memory within the cap.
+    #[test]
+    fn any_finite_spread_fits_a_bounded_grid() {
+        let mut world = World::new();
+        let ids: Vec<Entity> = (0..6).map(|_| world.spawn_empty().id()).collect();
+        let far = [
+            Vec2::new(f32::MAX, 0.0),
+            Vec2::new(-f32::MAX, -f32::MAX),
+            Vec2::new(1e30, 1e30),
+            Vec2::ZERO,
+            Vec2::new(3.0, 4.0),
+            Vec2::new(-3e9, 2e9),
+        ];
+        let wraps = [
+            None,
+            Some(Rect::new(-1e30, -1e30, 1e30, 1e30)),
+            Some(Rect::new(0.0, 0.0, f32::MAX, 1.0)),
+            Some(Rect {
+                min: Vec2::new(f32::NAN, 0.0),
+                max: Vec2::ONE,
+            }),
+        ];
+        let mut grid = NeighborGrid::default();
+        for wrap in wraps {
+            for cell in [1.0, 70.0, 1e20, f32::INFINITY, f32::NAN] {
+                grid.rebuild(
+                    ids.iter().zip(far).map(|(e, p)| (*e, p, Vec2::ONE, 5.0)),
+                    cell,
+                    wrap,
+                );
+                assert_eq!(grid.len(), far.len());
+                assert!(grid.cols * grid.rows <= MAX_CELLS, "{wrap:?} {cell}");
+                assert!(grid.memory_bytes() < 64 << 20);
+                // Within 10 of the origin: itself and (3, 4), at least.
+                let mut near = 0;
+                grid.for_each_within(Vec2::ZERO, 10.0, |_, offset, _| {
+                    near += (offset.length() <= 10.0) as usize
+                });
+                assert!(near >= 2, "{wrap:?} {cell}: {near}");
+                for p in [Vec2::splat(f32::MAX), Vec2::splat(-f32::MAX), Vec2::NAN] {
+                    grid.for_each_within(p, 1e9, |_, _, _| {});
+                    let view = FlockView::new(&FlockParams::default(), Vec2::X);
+                    assert!(
+                        grid.flock_sums(p, 1e9, &view)
+                            .steering(Vec2::X, &FlockParams::default(), 220.0, 0.15)
+                            .is_finite()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,538 @@
+//! Debug drawing (feature `render`): agent bodies, trails, the radii around
+//! a target, and velocity and desired-velocity arrows, tessellated with
+//! lyon.
+//!
+//! It stays cheap with many agents: every body shares one mesh, and one
+//! material per color, so Bevy batches them; all trails are one mesh, and
+//! all arrows another, whose buffers are rewritten in place rather than
+//! rebuilt as new entities.
+//!
+//! ```no_run
+//! # use bevy::prelude::*;
+//! # use bevy_reynolds::prelude::*;
+//! # use bevy_reynolds::render::*;
+//! App::new()
+//!     .add_plugins((DefaultPlugins, SteeringPlugin::default(), SteeringDebugPlugin))
+//!     .insert_resource(DebugDraw { velocity: true, ..default() });
+//! ```
+
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology, VertexAttributeValues};
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use bevy_prototype_lyon::prelude::*;
+
+use crate::components::{DesiredVelocity, SteeringAgent, Trail, Velocity};
+use crate::settings::SteeringSettings;
+
+/// Draws agents and what steers them. Adds lyon's `ShapePlugin` if the app
+/// does not have it yet.
+pub struct SteeringDebugPlugin;
+
+/// What [`SteeringDebugPlugin`] draws, each switchable at run time.
+#[derive(Resource, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Resource, Debug, Default, PartialEq)]
+pub struct DebugDraw {
+    /// Each agent's body: the chapter's triangle, turned to its heading.
+    pub bodies: bool,
+    /// Each [`Trail`], as dots.
+    pub trails: bool,
+    /// The slowing and panic circles around entities with [`ShowRadii`].
+    pub radii: bool,
+    /// An arrow along each agent's velocity.
+    pub velocity: bool,
+    /// An arrow along each agent's desired velocity.
+    pub desired: bool,
+    /// Seconds of motion an arrow shows: its length is the velocity times this.
+    pub arrow_seconds: f32,
+    /// Radius of a trail dot, in pixels.
+    pub dot_radius: f32,
+    /// Color of the radii circles.
+    pub radii_color: Color,
+}
+
+impl Default for DebugDraw {
+    fn default() -> Self {
+        Self {
+            bodies: true,
+            trails: true,
+            radii: true,
+            velocity: false,
+            desired: false,
+            arrow_seconds: 0.25,
+            dot_radius: 1.5,
+            radii_color: Color::srgb_u8(70, 78, 90),
+        }
+    }
+}
+
+/// An agent's color in the debug view. Agents without one are white.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct AgentColor(pub Color);
+
+impl Default for AgentColor {
+    fn default() -> Self {
+        Self(Color::WHITE)
+    }
+}
+
+/// Draws the slowing and panic circles of [`SteeringSettings`] around this
+/// entity (a target such as the mouse). It needs a [`Transform`].
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+#[require(Transform, Visibility)]
+pub struct ShowRadii;
+
+/// The chapter's agent shape: a triangle around its center, facing along x.
+pub const BODY: [Vec2; 3] = [
+    Vec2::new(12.0, 0.0),
+    Vec2::new(-9.0, -7.0),
+    Vec2::new(-9.0, 7.0),
+];
+
+/// The shared body mesh, and one material per color.
+#[derive(Resource)]
+struct BodyAssets {
+    mesh: Handle<Mesh>,
+    materials: HashMap<[u8; 4], Handle<ColorMaterial>>,
+}
+
+/// The entity drawing every trail, and the one drawing every arrow.
+#[derive(Component)]
+struct TrailDots;
+#[derive(Component)]
+struct Arrows;
+
+/// The circle outlines under a [`ShowRadii`] entity, and the radii they
+/// were built for.
+#[derive(Component)]
+struct RadiiOutlines {
+    built_for: (f32, f32, [u8; 4]),
+}
+
+impl Plugin for SteeringDebugPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<ShapePlugin>() {
+            app.add_plugins(ShapePlugin);
+        }
+        app.register_type::<DebugDraw>()
+            .register_type::<AgentColor>()
+            .register_type::<ShowRadii>()
+            .init_resource::<DebugDraw>()
+            .add_systems(Startup, setup)
+            .add_systems(
+                PostUpdate,
+                (
+                    record_desired,
+                    attach_bodies,
+                    recolor_bodies,
+                    show_bodies,
+                    draw_trails,
+                    draw_arrows,
+                    draw_radii,
+                )
+                    .before(bevy::transform::TransformSystems::Propagate),
+            );
+    }
+}
+
+fn body_mesh() -> Mesh {
+    // Tessellate the triangle with lyon, as any shape would be.
+    let mut path = tess::path::Path::builder();
+    path.begin(tess::math::point(BODY[0].x, BODY[0].y));
+    for p in &BODY[1..] {
+        path.line_to(tess::math::point(p.x, p.y));
+    }
+    path.close();
+    let path = path.build();
+    let mut buffers: tess::VertexBuffers<[f32; 3], u32> = tess::VertexBuffers::new();
+    let result = tess::FillTessellator::new().tessellate_path(
+        &path,
+        &FillOptions::default(),
+        &mut tess::BuffersBuilder::new(&mut buffers, |v: tess::FillVertex| {
+            [v.position().x, v.position().y, 0.0]
+        }),
+    );
+    if let Err(error) = result {
+        error!("could not tessellate the agent body: {error:?}");
+    }
+    let mut mesh = Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    );
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, buffers.vertices);
+    mesh.insert_indices(Indices::U32(buffers.indices));
+    mesh
+}
+
+/// An empty mesh of vertex-colored triangles, rewritten in place each time.
+fn dynamic_mesh() -> Mesh {
+    let mut mesh = Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    );
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, Vec::<[f32; 3]>::new());
+    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, Vec::<[f32; 4]>::new());
+    mesh.insert_indices(Indices::U32(Vec::new()));
+    mesh
+}
+
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    commands.insert_resource(BodyAssets {
+        mesh: meshes.add(body_mesh()),
+        materials: HashMap::default(),
+    });
+    // White, so the vertex colors show as they are.
+    let white = materials.add(ColorMaterial::from_color(Color::WHITE));
+    commands.spawn((
+        Name::new("Steering trails"),
+        TrailDots,
+        Mesh2d(meshes.add(dynamic_mesh())),
+        MeshMaterial2d(white.clone()),
+        Transform::from_xyz(0.0, 0.0, -0.5),
+        Visibility::Hidden,
+    ));
+    commands.spawn((
+        Name::new("Steering arrows"),
+        Arrows,
+        Mesh2d(meshes.add(dynamic_mesh())),
+        MeshMaterial2d(white),
+        Transform::from_xyz(0.0, 0.0, 0.5),
+        Visibility::Hidden,
+    ));
+}
+
+fn color_key(color: Color) -> [u8; 4] {
+    color.to_srgba().to_u8_array()
+}
+
+fn material_for(
+    body: &mut BodyAssets,
+    materials: &mut Assets<ColorMaterial>,
+    color: Color,
+) -> Handle<ColorMaterial> {
+    body.materials
+        .entry(color_key(color))
+        .or_insert_with(|| materials.add(ColorMaterial::from_color(color)))
+        .clone()
+}
+
+/// The entity drawing an agent's body: a child of the agent, so that
+/// hiding bodies hides only what this view drew, never the game's own
+/// sprite or children on the agent.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DebugBody(pub Entity);
+
+/// Marks the child entities drawing bodies.
+#[derive(Component)]
+struct BodyOf;
+
+fn attach_bodies(
+    mut commands: Commands,
+    draw: Res<DebugDraw>,
+    mut body: ResMut<BodyAssets>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    agents: Query<(Entity, Option<&AgentColor>), (With<SteeringAgent>, Without<DebugBody>)>,
+) {
+    for (agent, color) in &agents {
+        let color = color.copied().unwrap_or_default().0;
+        let material = material_for(&mut body, &mut materials, color);
+        let child = commands
+            .spawn((
+                BodyOf,
+                Mesh2d(body.mesh.clone()),
+                MeshMaterial2d(material),
+                Transform::default(),
+                body_visibility(&draw),
+                ChildOf(agent),
+            ))
+            .id();
+        // Drawn under the agent, which needs visibility of its own for the
+        // child to inherit (the default, shown, if the game gave none).
+        commands
+            .entity(agent)
+            .insert(DebugBody(child))
+            .insert_if_new(Visibility::default());
+    }
+}
+
+fn body_visibility(draw: &DebugDraw) -> Visibility {
+    if draw.bodies {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    }
+}
+
+fn recolor_bodies(
+    mut body: ResMut<BodyAssets>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    agents: Query<(&AgentColor, &DebugBody), Changed<AgentColor>>,
+    mut bodies: Query<&mut MeshMaterial2d<ColorMaterial>, With<BodyOf>>,
+) {
+    for (color, DebugBody(child)) in &agents {
+        let handle = material_for(&mut body, &mut materials, color.0);
+        if let Ok(mut material) = bodies.get_mut(*child)
+            && material.0 != handle
+        {
+            material.0 = handle;
+        }
+    }
+}
+
+fn show_bodies(draw: Res<DebugDraw>, mut bodies: Query<&mut Visibility, With<BodyOf>>) {
+    if !draw.is_changed() {
+        return;
+    }
+    let visibility = body_visibility(&draw);
+    for mut v in &mut bodies {
+        v.set_if_neq(visibility);
+    }
+}
+
+/// Reused buffers of a vertex-colored triangle mesh.
+#[derive(Default)]
+struct MeshBuffers {
+    positions: Vec<[f32; 3]>,
+    colors: Vec<[f32; 4]>,
+    indices: Vec<u32>,
+}
+
+impl MeshBuffers {
+    fn clear(&mut self) {
+        self.positions.clear();
+        self.colors.clear();
+        self.indices.clear();
+    }
+
+    fn quad(&mut self, corners: [Vec2; 4], color: [f32; 4]) {
+        let base = self.positions.len() as u32;
+        self.positions.extend(corners.map(|c| [c.x, c.y, 0.0]));
+        self.colors.extend([color; 4]);
+        self.indices
+            .extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+
+    fn triangle(&mut self, corners: [Vec2; 3], color: [f32; 4]) {
+        let base = self.positions.len() as u32;
+        self.positions.extend(corners.map(|c| [c.x, c.y, 0.0]));
+        self.colors.extend([color; 3]);
+        self.indices.extend([base, base + 1, base + 2]);
+    }
+
+    /// An arrow from `from` to `to`, `width` wide, with a head.
+    fn arrow(&mut self, from: Vec2, to: Vec2, width: f32, color: [f32; 4]) {
+        let along = to - from;
+        let length = along.length();
+        if !length.is_finite() || length < 1.0 {
+            return;
+        }
+        let dir = along / length;
+        let side = dir.perp() * (width * 0.5);
+        let head = (width * 4.0).min(length * 0.5);
+        let neck = to - dir * head;
+        self.quad([from - side, neck - side, neck + side, from + side], color);
+        self.triangle([neck - side * 3.0, to, neck + side * 3.0], color);
+    }
+
+    /// Writes the buffers into the mesh of `handle`, reusing its attribute
+    /// storage. An empty drawing hides the mesh and leaves it as it was,
+    /// since the renderer cannot allocate room for a mesh with no vertices.
+    fn write(
+        &self,
+        meshes: &mut Assets<Mesh>,
+        handle: &Handle<Mesh>,
+        mut visibility: Mut<Visibility>,
+    ) {
+        if self.indices.is_empty() {
+            visibility.set_if_neq(Visibility::Hidden);
+            return;
+        }
+        visibility.set_if_neq(Visibility::Inherited);
+        if let Some(mut mesh) = meshes.get_mut(handle) {
+            self.write_to(&mut mesh);
+        }
+    }
+
+    fn write_to(&self, mesh: &mut Mesh) {
+        if let Some(VertexAttributeValues::Float32x3(positions)) =
+            mesh.attribute_mut(Mesh::ATTRIBUTE_POSITION)
+        {
+            positions.clear();
+            positions.extend_from_slice(&self.positions);
+        }
+        if let Some(VertexAttributeValues::Float32x4(colors)) =
+            mesh.attribute_mut(Mesh::ATTRIBUTE_COLOR)
+        {
+            colors.clear();
+            colors.extend_from_slice(&self.colors);
+        }
+        if let Some(Indices::U32(indices)) = mesh.indices_mut() {
+            indices.clear();
+            indices.extend_from_slice(&self.indices);
+        }
+    }
+}
+
+fn linear(color: Color) -> [f32; 4] {
+    color.to_linear().to_f32_array()
+}
+
+fn draw_trails(
+    draw: Res<DebugDraw>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut target: Query<(&Mesh2d, &mut Visibility), With<TrailDots>>,
+    changed: Query<(), Or<(Changed<Trail>, Changed<AgentColor>)>>,
+    trails: Query<(&Trail, Option<&AgentColor>)>,
+    mut buffers: Local<MeshBuffers>,
+) {
+    if changed.is_empty() && !draw.is_changed() {
+        return;
+    }
+    let Ok((Mesh2d(handle), visibility)) = target.single_mut() else {
+        return;
+    };
+    buffers.clear();
+    if draw.trails {
+        let r = draw.dot_radius.max(0.0);
+        for (trail, color) in &trails {
+            let color = linear(color.copied().unwrap_or_default().0);
+            for p in &trail.points {
+                buffers.quad(
+                    [
+                        *p + Vec2::new(-r, -r),
+                        *p + Vec2::new(r, -r),
+                        *p + Vec2::new(r, r),
+                        *p + Vec2::new(-r, r),
+                    ],
+                    color,
+                );
+            }
+        }
+    }
+    buffers.write(&mut meshes, handle, visibility);
+}
+
+/// While desired velocities are drawn, every agent records its
+/// [`DesiredVelocity`] (a debug output the step only writes where asked).
+fn record_desired(
+    mut commands: Commands,
+    draw: Res<DebugDraw>,
+    agents: Query<Entity, (With<SteeringAgent>, Without<DesiredVelocity>)>,
+) {
+    if draw.desired {
+        for agent in &agents {
+            commands.entity(agent).insert(DesiredVelocity::default());
+        }
+    }
+}
+
+fn draw_arrows(
+    draw: Res<DebugDraw>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut target: Query<(&Mesh2d, &mut Visibility), With<Arrows>>,
+    agents: Query<
+        (
+            &Transform,
+            &Velocity,
+            Option<&DesiredVelocity>,
+            Option<&AgentColor>,
+        ),
+        With<SteeringAgent>,
+    >,
+    mut buffers: Local<MeshBuffers>,
+    mut drew_last_frame: Local<bool>,
+) {
+    let any = draw.velocity || draw.desired;
+    if !any && !*drew_last_frame {
+        return;
+    }
+    *drew_last_frame = any;
+    let Ok((Mesh2d(handle), visibility)) = target.single_mut() else {
+        return;
+    };
+    buffers.clear();
+    let seconds = draw.arrow_seconds;
+    for (transform, vel, desired, color) in &agents {
+        let from = transform.translation.truncate();
+        let color = color.copied().unwrap_or_default().0;
+        if draw.velocity {
+            buffers.arrow(from, from + vel.0 * seconds, 1.5, linear(color));
+        }
+        if draw.desired
+            && let Some(desired) = desired
+        {
+            buffers.arrow(
+                from,
+                from + desired.0 * seconds,
+                1.0,
+                linear(color.with_alpha(0.5)),
+            );
+        }
+    }
+    buffers.write(&mut meshes, handle, visibility);
+}
+
+fn draw_radii(
+    mut commands: Commands,
+    draw: Res<DebugDraw>,
+    settings: Res<SteeringSettings>,
+    targets: Query<(Entity, Option<&Children>), With<ShowRadii>>,
+    mut outlines: Query<(&RadiiOutlines, &mut Shape, &mut Visibility)>,
+) {
+    let radii = (
+        settings.agent.slowing_radius.max(0.0),
+        settings.agent.panic_radius.max(0.0),
+        color_key(draw.radii_color),
+    );
+    let circles = |(slow, panic, _): (f32, f32, [u8; 4])| {
+        let mut builder = ShapeBuilder::new();
+        for radius in [slow, panic] {
+            if radius.is_finite() && radius > 0.0 {
+                builder = builder.add(&shapes::Circle {
+                    radius,
+                    center: Vec2::ZERO,
+                });
+            }
+        }
+        builder.stroke((draw.radii_color, 1.0)).build()
+    };
+    let visibility = if draw.radii {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    };
+    for (entity, children) in &targets {
+        let existing = children
+            .into_iter()
+            .flatten()
+            .find(|child| outlines.contains(**child));
+        match existing {
+            Some(child) => {
+                let Ok((built, mut shape, mut v)) = outlines.get_mut(*child) else {
+                    continue;
+                };
+                v.set_if_neq(visibility);
+                if built.built_for != radii {
+                    *shape = circles(radii);
+                    commands
+                        .entity(*child)
+                        .insert(RadiiOutlines { built_for: radii });
+                }
+            }
+            None => {
+                commands.entity(entity).with_child((
+                    circles(radii),
+                    RadiiOutlines { built_for: radii },
+                    visibility,
+                    Transform::from_xyz(0.0, 0.0, -0.2),
+                ));
+            }
+        }
+    }
+}

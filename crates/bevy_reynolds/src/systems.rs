@@ -1,0 +1,409 @@
+//! The systems of each stage of [`SteeringSystems`](crate::SteeringSystems).
+//! Each is a thin loop over the core's pure functions.
+
+use bevy::ecs::query::QueryData;
+use bevy::prelude::*;
+use reynolds as model;
+
+use crate::components::*;
+use crate::ground::{GroundPlane, Writeback};
+use crate::params::{SteeringOverride, SteeringParams};
+use crate::settings::SteeringSettings;
+
+/// What an agent can read of any entity it steers toward or away from.
+#[derive(QueryData)]
+pub(crate) struct TargetData {
+    position: Option<&'static Position>,
+    velocity: Option<&'static Velocity>,
+    measured: Option<&'static MeasuredVelocity>,
+    global: Option<&'static GlobalTransform>,
+}
+
+impl TargetDataItem<'_, '_> {
+    /// The target's position: its simulated [`Position`], else its
+    /// [`GlobalTransform`]'s translation on the ground.
+    fn position(&self, ground: GroundPlane) -> Option<Vec2> {
+        self.position
+            .map(|p| p.0)
+            .or_else(|| self.global.map(|g| ground.to_ground(g.translation())))
+    }
+
+    /// The target's velocity: its [`Velocity`], else its measured one, else zero.
+    fn velocity(&self) -> Vec2 {
+        self.velocity
+            .map(|v| v.0)
+            .or_else(|| self.measured.map(|m| m.velocity))
+            .unwrap_or(Vec2::ZERO)
+    }
+}
+
+/// The last entity target looked up, and what was found: most agents chase
+/// the same entity, and a query lookup costs more than the steering.
+type TargetCache = Option<(Entity, Option<(Vec2, Vec2)>)>;
+
+/// Every entity an agent may steer toward, seen on the ground.
+struct Targets<'a, 'w, 's> {
+    query: &'a Query<'w, 's, TargetData>,
+    ground: GroundPlane,
+}
+
+/// The position and velocity of `target`, or `None` if it is an entity that
+/// no longer exists (or has no position).
+#[inline]
+fn resolve(target: Target, targets: &Targets, cache: &mut TargetCache) -> Option<(Vec2, Vec2)> {
+    match target {
+        Target::Point(point) => Some((point, Vec2::ZERO)),
+        Target::Entity(entity) => {
+            if let Some((cached, found)) = *cache
+                && cached == entity
+            {
+                return found;
+            }
+            let found = targets
+                .query
+                .get(entity)
+                .ok()
+                .and_then(|data| Some((data.position(targets.ground)?, data.velocity())));
+            *cache = Some((entity, found));
+            found
+        }
+    }
+}
+
+/// Logs every problem of the settings once, when they change.
+pub(crate) fn validate_settings(settings: Res<SteeringSettings>) {
+    if settings.is_changed() {
+        for problem in settings.problems() {
+            warn!("{problem}");
+        }
+    }
+}
+
+/// Logs every problem of an agent's overrides once, when they change.
+pub(crate) fn validate_overrides(
+    overrides: Query<(Entity, &SteeringOverride), Changed<SteeringOverride>>,
+) {
+    for (entity, overrides) in &overrides {
+        for problem in overrides.problems() {
+            warn!("agent {entity}: {problem}");
+        }
+    }
+}
+
+/// Measures the velocity of every entity with a [`MeasuredVelocity`].
+pub(crate) fn measure_velocities(
+    time: Res<Time>,
+    ground: Res<GroundPlane>,
+    mut measured: Query<(
+        &mut MeasuredVelocity,
+        Option<&Position>,
+        Option<&GlobalTransform>,
+    )>,
+) {
+    let dt = time.delta_secs();
+    for (mut measured, position, global) in &mut measured {
+        let Some(pos) = position
+            .map(|p| p.0)
+            .or_else(|| global.map(|g| ground.to_ground(g.translation())))
+        else {
+            continue;
+        };
+        let last = measured.last_position.unwrap_or(pos);
+        // As the chapter does, no division when no time has passed; the
+        // position is kept for the next measurement either way.
+        measured.velocity =
+            model::measured_velocity(measured.velocity, last, pos, dt, measured.half_life);
+        measured.last_position = Some(pos);
+    }
+}
+
+/// One part's desired velocity. `None` if its target is gone.
+#[inline]
+fn desired_velocity(
+    steer: Steer,
+    kinematics: model::Kinematics,
+    params: &SteeringParams,
+    targets: &Targets,
+    cache: &mut TargetCache,
+    wander: &mut (Mut<WanderAngle>, Mut<WanderRng>),
+    dt: f32,
+) -> Option<Vec2> {
+    let model::Kinematics { pos, vel } = kinematics;
+    let max_speed = params.max_speed;
+    Some(match steer {
+        Steer::Seek(target) => model::seek(pos, resolve(target, targets, cache)?.0, max_speed),
+        Steer::Arrive(target) => model::arrive(
+            pos,
+            resolve(target, targets, cache)?.0,
+            max_speed,
+            params.slowing_radius,
+        ),
+        Steer::Flee(target) => model::flee(
+            pos,
+            vel,
+            resolve(target, targets, cache)?.0,
+            max_speed,
+            params.panic_radius,
+        ),
+        Steer::Pursue(target) => {
+            let (target_pos, target_vel) = resolve(target, targets, cache)?;
+            model::pursue(pos, target_pos, target_vel, max_speed)
+        }
+        Steer::Evade(target) => {
+            let (threat, threat_vel) = resolve(target, targets, cache)?;
+            model::evade(pos, vel, threat, threat_vel, max_speed, params.panic_radius)
+        }
+        Steer::Wander => {
+            let (angle, rng) = wander;
+            angle.0 = model::wander_step(angle.0, dt, params.wander_rate, rng.unit());
+            model::wander(angle.0, max_speed)
+        }
+    })
+}
+
+/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors),
+/// its first system: each agent's accumulator starts the step empty, and
+/// each part of its [`Behavior`] chooses a desired velocity and adds its
+/// weighted steering toward it.
+pub(crate) fn behave(
+    time: Res<Time>,
+    ground: Res<GroundPlane>,
+    targets: Query<TargetData>,
+    mut agents: Query<
+        (
+            Entity,
+            &Position,
+            &Velocity,
+            Option<&Behavior>,
+            &SteeringParams,
+            &mut WanderAngle,
+            &mut WanderRng,
+            &mut SteeringAccumulator,
+        ),
+        With<SteeringAgent>,
+    >,
+) {
+    let dt = time.delta_secs();
+    let targets = Targets {
+        query: &targets,
+        ground: *ground,
+    };
+    agents.par_iter_mut().for_each_init(
+        || None,
+        |cache: &mut TargetCache,
+         (entity, pos, vel, behavior, params, angle, rng, mut steering)| {
+            let kinematics = model::Kinematics {
+                pos: pos.0,
+                vel: vel.0,
+            };
+            // Kept as `Mut`: only a wandering part writes them (and marks
+            // them changed).
+            let mut wander = (angle, rng);
+            // Written whole here rather than cleared after use: one write a
+            // step.
+            let groups = &mut steering.0;
+            *groups = default();
+            let Some(behavior) = behavior else {
+                return;
+            };
+            behavior.for_each_part(params.graze_flee_weight, |part| {
+                let desired = desired_velocity(
+                    part.steer,
+                    kinematics,
+                    params,
+                    &targets,
+                    cache,
+                    &mut wander,
+                    dt,
+                )
+                .unwrap_or_else(|| {
+                    warn_once!(
+                        "agent {entity} steers toward an entity that no longer exists \
+                             (or has no Position or GlobalTransform); that part of its behavior \
+                             asks for no steering"
+                    );
+                    vel.0
+                });
+                // The part's weight is already sane (`for_each_part`).
+                let force = model::steering(desired, vel.0, params.response_time) * part.weight;
+                groups.add(part.priority.group(), force);
+            });
+        },
+    );
+}
+
+/// Part of [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate),
+/// before the step: the combined [`SteeringForce`] and the
+/// [`DesiredVelocity`] it asks for, for the agents that carry them (debug
+/// outputs, so the step itself writes neither).
+pub(crate) fn record_outputs(
+    mut agents: Query<
+        (
+            &Velocity,
+            &SteeringAccumulator,
+            &SteeringParams,
+            Option<&mut SteeringForce>,
+            Option<&mut DesiredVelocity>,
+        ),
+        (
+            With<SteeringAgent>,
+            Or<(With<SteeringForce>, With<DesiredVelocity>)>,
+        ),
+    >,
+) {
+    agents
+        .par_iter_mut()
+        .for_each(|(vel, steering, params, force, desired)| {
+            let combined = params.combine.apply(&steering.0);
+            if let Some(mut force) = force {
+                force.0 = combined;
+            }
+            if let Some(mut desired) = desired {
+                // A velocity set to NaN by other code is still zero here, as
+                // it is to the step.
+                let vel = model::finite_or_zero(vel.0);
+                let asked = vel + combined * model::sanitize_response_time(params.response_time);
+                desired.0 = if asked.is_finite() { asked } else { vel };
+            }
+        });
+}
+
+/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate): each
+/// agent's accumulated steering combined into one force, capped once at the
+/// max force, divided by the mass, the speed capped and the turn limited;
+/// semi-implicit Euler; off one edge of the wrap rectangle, back on at the
+/// opposite one; and the heading turned to the velocity. One pass, so each
+/// agent is read and written once.
+pub(crate) fn integrate(
+    settings: Res<SteeringSettings>,
+    writeback: Res<Writeback>,
+    time: Res<Time>,
+    mut agents: Query<
+        (
+            &mut Position,
+            &mut PreviousPosition,
+            &mut Velocity,
+            &mut Heading,
+            &SteeringAccumulator,
+            &SteeringParams,
+        ),
+        With<SteeringAgent>,
+    >,
+) {
+    let dt = time.delta_secs();
+    let wrap = settings.wrap;
+    // With a physics engine, it moves the agents: steering only chooses
+    // their velocities.
+    let moves = *writeback != Writeback::Physics;
+    agents.par_iter_mut().for_each(
+        |(mut pos, mut previous, mut vel, mut heading, steering, params)| {
+            let combined = params.combine.apply(&steering.0);
+            let facing = heading.0.as_vec2();
+            let (next, facing_next) = model::step_vehicle(
+                model::Kinematics {
+                    pos: pos.0,
+                    vel: vel.0,
+                },
+                facing,
+                combined,
+                params.vehicle(),
+                dt,
+            );
+            previous.0 = model::finite_or_zero(pos.0);
+            vel.0 = next.vel;
+            if !moves {
+                pos.0 = previous.0;
+            } else {
+                pos.0 = next.pos;
+            }
+            if moves && let Some(rect) = wrap {
+                let (wrapped, shift) = model::wrap(pos.0, rect.min, rect.max);
+                if shift != Vec2::ZERO {
+                    pos.0 = wrapped;
+                    // Move the interpolation's start with it, so the wrap is
+                    // not drawn as a streak across the world.
+                    previous.0 += shift;
+                }
+            }
+            // Along the velocity; nearly still, the way it faced.
+            if facing_next != facing {
+                // `step_vehicle` returns a unit vector.
+                heading.0 = Dir2::new_unchecked(facing_next);
+            }
+        },
+    );
+}
+
+/// Part of [`SteeringSystems::Writeback`](crate::SteeringSystems::Writeback):
+/// every `trail_interval` seconds of simulated time, by one [`TrailClock`], each
+/// trail adds where its agent is, keeping the last `trail_length` places.
+pub(crate) fn sample_trails(
+    settings: Res<SteeringSettings>,
+    time: Res<Time>,
+    mut clock: ResMut<TrailClock>,
+    mut trails: Query<(&Position, &mut Trail)>,
+) {
+    let dt = model::sanitize_dt(time.delta_secs());
+    let interval = settings.trail_interval;
+    clock.since_last_sample += dt;
+    if interval.is_finite() && interval > 0.0 {
+        if clock.since_last_sample < interval {
+            return;
+        }
+        clock.since_last_sample -= interval;
+        // After a long pause, do not try to catch up sample by sample.
+        clock.since_last_sample = clock.since_last_sample.min(interval);
+    } else {
+        // A bad interval samples once a step rather than never or forever.
+        clock.since_last_sample = 0.0;
+    }
+    let length = settings.trail_length;
+    trails.par_iter_mut().for_each(|(pos, mut trail)| {
+        if length == 0 {
+            if !trail.points.is_empty() {
+                trail.points.clear();
+            }
+            return;
+        }
+        while trail.points.len() >= length {
+            trail.points.pop_front();
+        }
+        trail.points.push_back(pos.0);
+    });
+}
+
+/// Writes each agent's [`Transform`] from its simulated state, once a frame
+/// after the fixed steps: the position interpolated between the last two
+/// steps by how far the frame is into the next one, and the rotation from
+/// its heading.
+pub(crate) fn sync_transforms(
+    interpolate: Res<crate::plugin::InterpolateTransforms>,
+    ground: Res<GroundPlane>,
+    writeback: Res<Writeback>,
+    fixed: Res<Time<Fixed>>,
+    mut agents: Query<
+        (&Position, &PreviousPosition, &Heading, &mut Transform),
+        With<SteeringAgent>,
+    >,
+) {
+    if *writeback != Writeback::Transform {
+        return;
+    }
+    let ground = *ground;
+    let alpha = if interpolate.0 {
+        fixed.overstep_fraction().clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    agents
+        .par_iter_mut()
+        .for_each(|(pos, previous, heading, mut transform)| {
+            let drawn = previous.0.lerp(pos.0, alpha);
+            // A position set to NaN by other code is not drawn until a step
+            // has made it finite again.
+            if drawn.is_finite() {
+                transform.translation = ground.place(drawn, transform.translation);
+            }
+            transform.rotation = ground.rotation(heading.0);
+        });
+}

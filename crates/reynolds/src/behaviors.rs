@@ -1,0 +1,129 @@
+//! The behaviors: each one is a way of choosing a desired velocity.
+
+use crate::defaults::MAX_LOOK_AHEAD;
+use crate::model::{direction, finite_or_zero, sanitize_limit, sanitize_speed};
+use glam::Vec2;
+
+/// Seek: full speed, straight at the target.
+///
+/// An agent exactly on its target wants a velocity of zero, not NaN.
+///
+/// ```
+/// # use reynolds::{seek, Vec2};
+/// assert_eq!(seek(Vec2::ZERO, Vec2::new(10.0, 0.0), 220.0), Vec2::new(220.0, 0.0));
+/// assert_eq!(seek(Vec2::ONE, Vec2::ONE, 220.0), Vec2::ZERO);
+/// ```
+#[inline]
+pub fn seek(pos: Vec2, target: Vec2, max_speed: f32) -> Vec2 {
+    direction(finite_or_zero(target - pos)) * sanitize_speed(max_speed)
+}
+
+/// Arrive: seek, but inside `slowing_radius` a speed in step with the
+/// distance left, `max_speed * d / slowing_radius`, down to zero on the
+/// target.
+///
+/// The radius must be comfortably bigger than the
+/// [braking distance](crate::braking_distance), or the agent overshoots. A
+/// radius at or below zero (or NaN) makes arrive plain seek.
+///
+/// ```
+/// # use reynolds::{arrive, Vec2};
+/// // Halfway into a 150 px radius: half of 220 px/s.
+/// assert_eq!(arrive(Vec2::ZERO, Vec2::new(75.0, 0.0), 220.0, 150.0), Vec2::new(110.0, 0.0));
+/// ```
+#[inline]
+pub fn arrive(pos: Vec2, target: Vec2, max_speed: f32, slowing_radius: f32) -> Vec2 {
+    let max_speed = sanitize_speed(max_speed);
+    let to_target = finite_or_zero(target - pos);
+    let d = to_target.length();
+    let speed = if d < slowing_radius {
+        max_speed * d / slowing_radius
+    } else {
+        max_speed
+    };
+    finite_or_zero(direction(to_target) * speed)
+}
+
+/// Flee: full speed, straight away from the threat, inside `panic_radius`.
+/// Farther off, it wants the velocity the agent already has, which asks for
+/// no steering at all, so a fleer that escaped keeps going instead of braking.
+///
+/// On top of the threat there is no "away", and it wants to stop.
+///
+/// ```
+/// # use reynolds::{flee, Vec2};
+/// let vel = Vec2::new(0.0, 30.0);
+/// assert_eq!(flee(Vec2::new(100.0, 0.0), vel, Vec2::ZERO, 220.0, 220.0), Vec2::new(220.0, 0.0));
+/// assert_eq!(flee(Vec2::new(300.0, 0.0), vel, Vec2::ZERO, 220.0, 220.0), vel);
+/// ```
+#[inline]
+pub fn flee(pos: Vec2, vel: Vec2, threat: Vec2, max_speed: f32, panic_radius: f32) -> Vec2 {
+    let away = finite_or_zero(pos - threat);
+    if away.length() > sanitize_limit(panic_radius) {
+        return finite_or_zero(vel);
+    }
+    direction(away) * sanitize_speed(max_speed)
+}
+
+/// How far ahead pursue and evade look, in seconds: the time the agent needs
+/// to cover the distance at top speed, never more than
+/// [`MAX_LOOK_AHEAD`] (1 s). On the target it is 0.
+///
+/// ```
+/// # use reynolds::{look_ahead, Vec2};
+/// assert_eq!(look_ahead(Vec2::ZERO, Vec2::new(110.0, 0.0), 220.0), 0.5);
+/// assert_eq!(look_ahead(Vec2::ZERO, Vec2::new(440.0, 0.0), 220.0), 1.0);
+/// ```
+#[inline]
+pub fn look_ahead(pos: Vec2, target: Vec2, max_speed: f32) -> f32 {
+    let distance = finite_or_zero(target - pos).length();
+    let ahead = distance / sanitize_speed(max_speed);
+    // 0 / 0 is NaN and x / 0 is infinite; `min` turns both into the cap.
+    if ahead.is_nan() {
+        0.0
+    } else {
+        ahead.min(MAX_LOOK_AHEAD)
+    }
+}
+
+/// Where pursue aims and evade flees from: the target's position after it
+/// keeps its velocity for the [look-ahead](look_ahead).
+///
+/// ```
+/// # use reynolds::{predicted_position, Vec2};
+/// // 440 px from a target moving right at 100 px/s: aim 100 px ahead.
+/// let aim = predicted_position(Vec2::ZERO, Vec2::new(440.0, 0.0), Vec2::new(100.0, 0.0), 220.0);
+/// assert_eq!(aim, Vec2::new(540.0, 0.0));
+/// ```
+#[inline]
+pub fn predicted_position(pos: Vec2, target: Vec2, target_vel: Vec2, max_speed: f32) -> Vec2 {
+    let ahead = look_ahead(pos, target, max_speed);
+    finite_or_zero(target + finite_or_zero(target_vel) * ahead)
+}
+
+/// Pursue: seek where the target will be if it keeps its velocity, by the
+/// time the agent could get there, but never more than a second ahead.
+/// On the target, pursue is seek.
+#[inline]
+pub fn pursue(pos: Vec2, target: Vec2, target_vel: Vec2, max_speed: f32) -> Vec2 {
+    seek(
+        pos,
+        predicted_position(pos, target, target_vel, max_speed),
+        max_speed,
+    )
+}
+
+/// Evade: flee from where the threat will be, rather than where it is, so
+/// an evader runs before a fast threat reaches its panic radius.
+#[inline]
+pub fn evade(
+    pos: Vec2,
+    vel: Vec2,
+    threat: Vec2,
+    threat_vel: Vec2,
+    max_speed: f32,
+    panic_radius: f32,
+) -> Vec2 {
+    let predicted = predicted_position(pos, threat, threat_vel, max_speed);
+    flee(pos, vel, predicted, max_speed, panic_radius)
+}

@@ -1,0 +1,721 @@
+//! Flocking: Reynolds' three rules (separation, alignment, cohesion) as
+//! steering forces of the same kind as every other behavior, computed in one
+//! pass over an agent's neighbors: one by one ([`FlockSums::add`]), or
+//! four at a time over neighbors laid out as parallel arrays
+//! ([`FlockBatch`]), the same arithmetic either way.
+
+use crate::model::{
+    direction, finite_or_zero, sanitize_limit, sanitize_speed, sanitize_weight, steering,
+};
+use glam::Vec2;
+use wide::f32x4;
+
+/// One neighbor as an agent sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Neighbor {
+    /// Where the neighbor is, relative to the agent (neighbor - agent), in
+    /// pixels. In a wrapping world, the shortest way round.
+    pub offset: Vec2,
+    /// The neighbor's velocity, in pixels a second.
+    pub vel: Vec2,
+    /// The neighbor's body radius, in pixels (0 for a point).
+    pub radius: f32,
+}
+
+/// A body radius that is always usable: finite and not negative, else 0.
+#[inline]
+pub fn sanitize_radius(radius: f32) -> f32 {
+    if radius.is_finite() {
+        radius.max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// How a flocking agent treats its neighbors. The defaults are the
+/// chapter's prompt: separation within 25 px weighted 1.5, alignment and
+/// cohesion within 70 px weighted 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockParams {
+    /// Neighbors closer than this push the agent away, in pixels.
+    pub separation_radius: f32,
+    /// Neighbors closer than this are aligned with and drawn toward, in pixels.
+    pub neighbor_radius: f32,
+    /// Weight of separation's steering.
+    pub separation_weight: f32,
+    /// Weight of alignment's steering.
+    pub alignment_weight: f32,
+    /// Weight of cohesion's steering.
+    pub cohesion_weight: f32,
+    /// If set, only neighbors within this angle of the agent's heading count,
+    /// in radians either side (a field of view); `None` sees all round.
+    pub view_half_angle: Option<f32>,
+    /// If set, the speed the flock flies at, in pixels a second: the three
+    /// rules vote on a direction (each its own way, by its weight:
+    /// separation's away from the crowd, as hard as it pushes; alignment's
+    /// the neighbors' average direction, or alone the agent's own;
+    /// cohesion's toward their middle), and the flock steers toward that
+    /// direction at this speed. `None` (the default) is the chapter's
+    /// literal rules, each a desired velocity of its own: their weighted sum
+    /// steers toward the mean of those velocities, and in a crowd whose
+    /// headings disagree (alignment's average velocity, cohesion's way to a
+    /// middle that is all round) that mean is nearly nothing, so the flock
+    /// brakes itself still.
+    pub cruise_speed: Option<f32>,
+}
+
+impl Default for FlockParams {
+    fn default() -> Self {
+        Self {
+            separation_radius: 25.0,
+            neighbor_radius: 70.0,
+            separation_weight: 1.5,
+            alignment_weight: 1.0,
+            cohesion_weight: 1.0,
+            view_half_angle: None,
+            cruise_speed: None,
+        }
+    }
+}
+
+impl FlockParams {
+    /// The largest radius the rules look within, between points: what a
+    /// neighbor search must cover.
+    pub fn reach(&self) -> f32 {
+        self.reach_with_bodies(0.0, 0.0)
+    }
+
+    /// What a neighbor search must cover for an agent of `body_radius`
+    /// among neighbors no bigger than `largest_neighbor_radius`:
+    /// separation's radius is measured between the bodies' edges.
+    pub fn reach_with_bodies(&self, body_radius: f32, largest_neighbor_radius: f32) -> f32 {
+        let bodies = sanitize_radius(body_radius) + sanitize_radius(largest_neighbor_radius);
+        (sanitize_limit(self.separation_radius) + bodies).max(sanitize_limit(self.neighbor_radius))
+    }
+}
+
+/// One agent's view of its neighbors for a pass: the rules' radii, sanitized
+/// once, its body radius and its field of view. Build it once per agent,
+/// then feed neighbors to [`FlockSums::add`] or [`FlockSums::add_block`].
+///
+/// Separation is measured between bodies: a neighbor pushes when the gap
+/// between the two bodies' edges is less than the separation radius,
+/// harder the smaller the gap, as hard as it can once they touch. Between
+/// points (radius 0, the default) the gap is the distance, as the chapter
+/// has it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockView {
+    separation_radius: f32,
+    body_radius: f32,
+    /// `(separation_radius + body_radius)²`: how close a point neighbor
+    /// pushes.
+    separation_radius_squared: f32,
+    neighbor_radius_squared: f32,
+    inverse_separation_radius: f32,
+    heading: Vec2,
+    /// A neighbor is seen if `offset · heading >= distance * min_cos`;
+    /// `-inf` sees all round.
+    min_cos: f32,
+}
+
+impl FlockView {
+    /// The view of an agent facing `heading` (a unit vector, or zero for an
+    /// agent that sees all round) under `params`.
+    pub fn new(params: &FlockParams, heading: Vec2) -> Self {
+        let separation = sanitize_limit(params.separation_radius);
+        let neighbor = sanitize_limit(params.neighbor_radius);
+        // Only a cone needs the heading (and its normalizing division).
+        let (heading, min_cos) = match params.view_half_angle.map(f32::cos) {
+            Some(cos) if cos.is_finite() => match direction(heading) {
+                Vec2::ZERO => (Vec2::ZERO, f32::NEG_INFINITY),
+                heading => (heading, cos),
+            },
+            // No cone, no heading to point it, or an angle with no cosine:
+            // all round, as before the cone existed.
+            _ => (Vec2::ZERO, f32::NEG_INFINITY),
+        };
+        Self {
+            separation_radius: separation,
+            body_radius: 0.0,
+            separation_radius_squared: separation * separation,
+            neighbor_radius_squared: neighbor * neighbor,
+            // Infinite radius: full-strength push at any distance.
+            inverse_separation_radius: if separation > 0.0 {
+                1.0 / separation
+            } else {
+                0.0
+            },
+            heading,
+            min_cos,
+        }
+    }
+
+    /// The same view from a body of `radius` (pixels) instead of a point.
+    pub fn with_body_radius(mut self, radius: f32) -> Self {
+        self.body_radius = sanitize_radius(radius);
+        let reach = self.separation_radius + self.body_radius;
+        self.separation_radius_squared = reach * reach;
+        self
+    }
+}
+
+/// Neighbor candidates as parallel arrays (positions and velocities, x and
+/// y apart, and body radii): the layout [`FlockBatch::add_block`] reads
+/// four at a time. If their lengths differ, the shortest decides.
+#[derive(Clone, Copy, Debug)]
+pub struct NeighborBlock<'a> {
+    /// Positions, x.
+    pub xs: &'a [f32],
+    /// Positions, y.
+    pub ys: &'a [f32],
+    /// Velocities, x.
+    pub vxs: &'a [f32],
+    /// Velocities, y.
+    pub vys: &'a [f32],
+    /// Body radii, each finite and not negative; `None` when every candidate
+    /// is a point (radius 0), which weighs them a little faster.
+    pub radii: Option<&'a [f32]>,
+}
+
+/// How many candidates [`FlockBatch::add_block`] weighs side by side: one
+/// SSE or NEON register of `f32`s. (Eight, two registers' worth, measured
+/// slower: too few registers for the sums, which spill.)
+const LANES: usize = 4;
+
+/// What one candidate adds, as [`FlockBatch`] computes it lane by lane:
+/// `(push, pushes, velocity, offset, counts, on the spot)`. A candidate
+/// counts if it is not on the agent's very spot (the agent itself, or one it
+/// cannot tell a direction to), is in view, and is within a radius; a
+/// non-finite offset is never within one. One on the very spot, within
+/// separation's reach, is counted apart, for [`FlockSums::on_spot`].
+#[inline(always)]
+fn contribution(view: &FlockView, dx: f32, dy: f32, vx: f32, vy: f32, radius: f32) -> [f32; 9] {
+    let d2 = dx * dx + dy * dy;
+    let d = d2.sqrt();
+    let seen = (d2 > 0.0) & (dx * view.heading.x + dy * view.heading.y >= d * view.min_cos);
+    let bodies = view.body_radius + radius;
+    let push_reach = view.separation_radius + bodies;
+    let close = if radius == 0.0 {
+        d2 < view.separation_radius_squared
+    } else {
+        d2 < push_reach * push_reach
+    };
+    let pushes = seen & close;
+    let counts = seen & (d2 < view.neighbor_radius_squared);
+    let k = push_strength(1.0, 1.0 / d, bodies, view.inverse_separation_radius);
+    let vel_ok = counts & vx.is_finite() & vy.is_finite();
+    [
+        if pushes { -dx * k } else { 0.0 },
+        if pushes { -dy * k } else { 0.0 },
+        if pushes { 1.0 } else { 0.0 },
+        if vel_ok { vx } else { 0.0 },
+        if vel_ok { vy } else { 0.0 },
+        if counts { dx } else { 0.0 },
+        if counts { dy } else { 0.0 },
+        if counts { 1.0 } else { 0.0 },
+        if close & (d2 == 0.0) { 1.0 } else { 0.0 },
+    ]
+}
+
+/// How hard a neighbor at distance `d` pushes, over `d` (the push is
+/// `-offset * k`): away, harder the smaller the gap between the bodies,
+/// `1 - gap / separation_radius` with `gap = d - bodies` (the sum of the two
+/// radii), at most 1. Between points, `1/d - 1/r`, the chapter's
+/// separation, bit for bit.
+#[inline(always)]
+fn push_strength<F>(one: F, inverse_d: F, bodies: F, inverse_separation: F) -> F
+where
+    F: Copy
+        + std::ops::Add<Output = F>
+        + std::ops::Mul<Output = F>
+        + std::ops::Sub<Output = F>
+        + Min,
+{
+    ((one + bodies * inverse_separation) * inverse_d - inverse_separation).min_of(inverse_d)
+}
+
+/// `min` for both `f32` and four lanes.
+trait Min {
+    fn min_of(self, other: Self) -> Self;
+}
+
+impl Min for f32 {
+    #[inline(always)]
+    fn min_of(self, other: Self) -> Self {
+        self.min(other)
+    }
+}
+
+impl Min for f32x4 {
+    #[inline(always)]
+    fn min_of(self, other: Self) -> Self {
+        self.fast_min(other)
+    }
+}
+
+/// [`FlockSums`] four lanes wide: the hot loop of a neighbor grid. Feed it
+/// blocks of candidates with [`FlockBatch::add_block`], then
+/// [`FlockBatch::finish`] adds the lanes up, once.
+///
+/// ```
+/// # use reynolds::{FlockBatch, FlockParams, FlockView, NeighborBlock, Vec2};
+/// let view = FlockView::new(&FlockParams::default(), Vec2::ZERO);
+/// // The agent at (100, 100) itself, one neighbor 10 px right, one far away.
+/// let (xs, ys) = ([100.0, 110.0, 900.0], [100.0, 100.0, 100.0]);
+/// let mut batch = FlockBatch::new(&view);
+/// let block = NeighborBlock { xs: &xs, ys: &ys, vxs: &[0.0; 3], vys: &[0.0; 3], radii: None };
+/// batch.add_block(block, Vec2::new(-100.0, -100.0));
+/// assert_eq!(batch.finish().neighbors(), 1);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct FlockBatch {
+    has_view_cone: bool,
+    heading_x: f32x4,
+    heading_y: f32x4,
+    min_cos: f32x4,
+    separation: f32x4,
+    body_radius: f32x4,
+    separation2: f32x4,
+    neighbor2: f32x4,
+    inverse_separation: f32x4,
+    push_x: f32x4,
+    push_y: f32x4,
+    pushers: f32x4,
+    vel_x: f32x4,
+    vel_y: f32x4,
+    offset_x: f32x4,
+    offset_y: f32x4,
+    neighbors: f32x4,
+    on_spot: f32x4,
+}
+
+impl FlockBatch {
+    /// An empty pass of an agent that sees as `view`.
+    #[inline]
+    pub fn new(view: &FlockView) -> Self {
+        let zero = f32x4::splat(0.0);
+        Self {
+            has_view_cone: view.min_cos != f32::NEG_INFINITY,
+            heading_x: f32x4::splat(view.heading.x),
+            heading_y: f32x4::splat(view.heading.y),
+            min_cos: f32x4::splat(view.min_cos),
+            separation: f32x4::splat(view.separation_radius),
+            body_radius: f32x4::splat(view.body_radius),
+            separation2: f32x4::splat(view.separation_radius_squared),
+            neighbor2: f32x4::splat(view.neighbor_radius_squared),
+            inverse_separation: f32x4::splat(view.inverse_separation_radius),
+            push_x: zero,
+            push_y: zero,
+            pushers: zero,
+            vel_x: zero,
+            vel_y: zero,
+            offset_x: zero,
+            offset_y: zero,
+            neighbors: zero,
+            on_spot: zero,
+        }
+    }
+
+    /// Counts every candidate of `block`, each at offset `position + shift`
+    /// from the agent (so `shift` is minus the agent's position, plus any
+    /// wrap period the block is seen across), as [`FlockSums::add`] would:
+    /// candidates out of reach, out of view or on the agent's spot (the
+    /// agent itself) add nothing, so a block may hold them. The same sums
+    /// as adding one by one, up to rounding, four candidates at a time.
+    #[inline]
+    pub fn add_block(&mut self, block: NeighborBlock, shift: Vec2) {
+        match block.radii {
+            Some(_) => self.add_any_block::<true, true>(block, shift),
+            None => self.add_any_block::<true, false>(block, shift),
+        }
+    }
+
+    /// [`FlockBatch::add_block`] for a block whose velocities are all
+    /// finite, as a neighbor grid's are: the same sums, without checking
+    /// each velocity (a sixth of the work). Given a non-finite velocity it
+    /// still makes no NaN, but alignment then asks the agent to stop rather
+    /// than counting that neighbor as still.
+    #[inline]
+    pub fn add_finite_block(&mut self, block: NeighborBlock, shift: Vec2) {
+        match block.radii {
+            Some(_) => self.add_any_block::<false, true>(block, shift),
+            None => self.add_any_block::<false, false>(block, shift),
+        }
+    }
+
+    #[inline(always)]
+    fn add_any_block<const CHECK_VELOCITIES: bool, const RADII: bool>(
+        &mut self,
+        block: NeighborBlock,
+        shift: Vec2,
+    ) {
+        let radii = block.radii.unwrap_or(&[]);
+        let mut n = block
+            .xs
+            .len()
+            .min(block.ys.len())
+            .min(block.vxs.len())
+            .min(block.vys.len());
+        if RADII {
+            n = n.min(radii.len());
+        }
+        let (x_chunks, x_rest) = block.xs[..n].as_chunks::<LANES>();
+        let (y_chunks, y_rest) = block.ys[..n].as_chunks::<LANES>();
+        let (vx_chunks, vx_rest) = block.vxs[..n].as_chunks::<LANES>();
+        let (vy_chunks, vy_rest) = block.vys[..n].as_chunks::<LANES>();
+        // Without radii, every lane's radius is 0 (and never read).
+        let (r_chunks, r_rest) = radii[..if RADII { n } else { 0 }].as_chunks::<LANES>();
+        let zero = [0.0; LANES];
+        let mut r_chunks = r_chunks.iter();
+        let (shift_x, shift_y) = (f32x4::splat(shift.x), f32x4::splat(shift.y));
+        for (((x, y), vx), vy) in x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks) {
+            let r = if RADII {
+                r_chunks.next().unwrap_or(&zero)
+            } else {
+                &zero
+            };
+            self.add_lanes::<CHECK_VELOCITIES, RADII>(
+                f32x4::new(*x) + shift_x,
+                f32x4::new(*y) + shift_y,
+                f32x4::new(*vx),
+                f32x4::new(*vy),
+                f32x4::new(*r),
+            );
+        }
+        if !x_rest.is_empty() {
+            // The last few, padded with candidates at NaN, which are never
+            // within reach.
+            let pad = |rest: &[f32], fill: f32| {
+                let mut lanes = [fill; LANES];
+                // Element by element: `copy_from_slice` of a few floats is a
+                // call to `memmove`.
+                for (lane, value) in lanes.iter_mut().zip(rest) {
+                    *lane = *value;
+                }
+                f32x4::new(lanes)
+            };
+            self.add_lanes::<CHECK_VELOCITIES, RADII>(
+                pad(x_rest, f32::NAN) + shift_x,
+                pad(y_rest, f32::NAN) + shift_y,
+                pad(vx_rest, 0.0),
+                pad(vy_rest, 0.0),
+                pad(r_rest, 0.0),
+            );
+        }
+    }
+
+    /// The arithmetic of `contribution`, four lanes at a time; masks pick
+    /// what counts, so a masked-out NaN or infinity never reaches a sum.
+    /// The square root and division are only for a field of view and for
+    /// separation's few close neighbors, so they wait until a lane needs them.
+    #[inline(always)]
+    fn add_lanes<const CHECK_VELOCITIES: bool, const RADII: bool>(
+        &mut self,
+        dx: f32x4,
+        dy: f32x4,
+        vx: f32x4,
+        vy: f32x4,
+        radius: f32x4,
+    ) {
+        let zero = f32x4::splat(0.0);
+        let one = f32x4::splat(1.0);
+        let d2 = dx * dx + dy * dy;
+        let mut seen = d2.simd_gt(zero);
+        if self.has_view_cone {
+            let d = d2.sqrt();
+            seen &= (dx * self.heading_x + dy * self.heading_y).simd_ge(d * self.min_cos);
+        }
+        // A mask is all ones or all zeros, so `value & mask` keeps a lane's
+        // value or makes it +0: a select with zero, in one instruction.
+        let counts = seen & d2.simd_lt(self.neighbor2);
+        let vel_ok = if CHECK_VELOCITIES {
+            // x * 0 is 0 for a finite x and NaN otherwise.
+            counts & (vx * zero + vy * zero).simd_eq(zero)
+        } else {
+            counts
+        };
+        self.vel_x += vx & vel_ok;
+        self.vel_y += vy & vel_ok;
+        self.offset_x += dx & counts;
+        self.offset_y += dy & counts;
+        self.neighbors += one & counts;
+        let (close, bodies) = if RADII {
+            let bodies = self.body_radius + radius;
+            let reach = self.separation + bodies;
+            (d2.simd_lt(reach * reach), bodies)
+        } else {
+            (d2.simd_lt(self.separation2), self.body_radius)
+        };
+        // Only close candidates push, and only they can be on the spot: the
+        // agent itself always is, so this is taken at least once an agent.
+        if close.any() {
+            self.on_spot += one & (close & d2.simd_eq(zero));
+            let pushes = seen & close;
+            if pushes.any() {
+                let k = push_strength(one, one / d2.sqrt(), bodies, self.inverse_separation);
+                self.push_x -= (dx * k) & pushes;
+                self.push_y -= (dy * k) & pushes;
+                self.pushers += one & pushes;
+            }
+        }
+    }
+
+    /// The sums, lane by lane in order: the same whatever the machine.
+    #[inline]
+    pub fn finish(self) -> FlockSums {
+        let total = |v: f32x4| v.to_array().into_iter().fold(0.0, |sum, x| sum + x);
+        FlockSums {
+            push: Vec2::new(total(self.push_x), total(self.push_y)),
+            pushers: total(self.pushers) as u32,
+            velocity: Vec2::new(total(self.vel_x), total(self.vel_y)),
+            offset: Vec2::new(total(self.offset_x), total(self.offset_y)),
+            neighbors: total(self.neighbors) as u32,
+            on_spot: total(self.on_spot) as u32,
+        }
+    }
+}
+
+/// Running sums of one pass over the neighbors.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockSums {
+    push: Vec2,
+    pushers: u32,
+    velocity: Vec2,
+    offset: Vec2,
+    neighbors: u32,
+    on_spot: u32,
+}
+
+impl FlockSums {
+    /// Counts one neighbor, if the agent can see it, it is within reach, and
+    /// it is not on the agent's very spot: a neighbor there (the agent
+    /// itself, or one exactly on top of it) has no direction to be pushed
+    /// from, and is only counted in [`FlockSums::on_spot`]. A non-finite
+    /// offset is out of reach; a non-finite velocity counts as still.
+    #[inline]
+    pub fn add(&mut self, neighbor: Neighbor, view: &FlockView) {
+        let Neighbor {
+            offset,
+            vel,
+            radius,
+        } = neighbor;
+        let [px, py, pushes, vx, vy, ox, oy, counts, on_spot] = contribution(
+            view,
+            offset.x,
+            offset.y,
+            vel.x,
+            vel.y,
+            sanitize_radius(radius),
+        );
+        self.push += Vec2::new(px, py);
+        self.pushers += pushes as u32;
+        self.velocity += Vec2::new(vx, vy);
+        self.offset += Vec2::new(ox, oy);
+        self.neighbors += counts as u32;
+        self.on_spot += on_spot as u32;
+    }
+
+    /// Counts every candidate of `block`, each at offset `position + shift`
+    /// from the agent, as [`FlockBatch::add_block`] does. For several blocks
+    /// in a row, a [`FlockBatch`] is faster: it adds its lanes up once.
+    pub fn add_block(&mut self, view: &FlockView, block: NeighborBlock, shift: Vec2) {
+        let mut batch = FlockBatch::new(view);
+        batch.add_block(block, shift);
+        self.merge(batch.finish());
+    }
+
+    /// Adds the sums of another pass (over other neighbors) to these.
+    pub fn merge(&mut self, other: FlockSums) {
+        self.push += other.push;
+        self.pushers += other.pushers;
+        self.velocity += other.velocity;
+        self.offset += other.offset;
+        self.neighbors += other.neighbors;
+        self.on_spot += other.on_spot;
+    }
+
+    /// How many neighbors count for alignment and cohesion.
+    pub fn neighbors(&self) -> u32 {
+        self.neighbors
+    }
+
+    /// How many candidates were on the agent's very spot, within reach of
+    /// separation: the agent itself, if it was among them, and any others
+    /// exactly on top of it. Those others have no direction to be pushed
+    /// from; more than one means they need [`FlockSums::add_tie`].
+    pub fn on_spot(&self) -> u32 {
+        self.on_spot
+    }
+
+    /// Counts the neighbors on the agent's very spot as one more push,
+    /// `away`, at most as hard as one neighbor pushes (a longer `away` is
+    /// shortened to length 1). Give it the mean of each one's
+    /// [`tie_break`]: from a crowd on one spot, an agent whose ties mostly
+    /// agree is pushed harder than one whose ties cancel.
+    pub fn add_tie(&mut self, away: Vec2) {
+        let away = crate::truncated(away, 1.0);
+        if away != Vec2::ZERO {
+            self.push += away;
+            self.pushers += 1;
+        }
+    }
+
+    /// The three rules' weighted steering, summed, not yet capped: each is
+    /// `(desired - vel) / response_time`, like every other behavior.
+    ///
+    /// - Separation wants full speed away from the pushing neighbors, scaled
+    ///   by how hard they push (at most 1).
+    /// - Alignment wants the neighbors' average velocity.
+    /// - Cohesion seeks the neighbors' average position.
+    ///
+    /// A rule with no neighbor in its radius asks for nothing. With a
+    /// [cruise speed](FlockParams::cruise_speed) the rules vote on one
+    /// direction instead, flown at that speed.
+    pub fn steering(
+        &self,
+        vel: Vec2,
+        params: &FlockParams,
+        max_speed: f32,
+        response_time: f32,
+    ) -> Vec2 {
+        let vel = finite_or_zero(vel);
+        let max_speed = sanitize_speed(max_speed);
+        let weights = [
+            sanitize_weight(params.separation_weight),
+            sanitize_weight(params.alignment_weight),
+            sanitize_weight(params.cohesion_weight),
+        ];
+        if let Some(cruise) = params.cruise_speed.map(sanitize_speed) {
+            return self.cruise(vel, cruise, response_time, weights);
+        }
+        let [separation, alignment, cohesion] = weights;
+        let mut total = Vec2::ZERO;
+        if self.pushers > 0 {
+            let desired = direction(self.push) * max_speed * self.push.length().min(1.0);
+            total += steering(desired, vel, response_time) * separation;
+        }
+        if self.neighbors > 0 {
+            let n = self.neighbors as f32;
+            total += steering(self.velocity / n, vel, response_time) * alignment;
+            let desired = direction(self.offset / n) * max_speed;
+            total += steering(desired, vel, response_time) * cohesion;
+        }
+        finite_or_zero(total)
+    }
+
+    /// The rules with a cruise speed: each votes on a direction by its
+    /// weight, and the flock steers toward the winner at `cruise`, as hard
+    /// as all the voters' weights together.
+    fn cruise(&self, vel: Vec2, cruise: f32, response_time: f32, weights: [f32; 3]) -> Vec2 {
+        let [separation, alignment, cohesion] = weights;
+        let own_way = direction(vel);
+        let (mut vote, mut weight) = (Vec2::ZERO, 0.0);
+        if self.pushers > 0 {
+            vote += direction(self.push) * self.push.length().min(1.0) * separation;
+            weight += separation;
+        }
+        // The neighbors' way, or alone (or if they cancel out) its own.
+        let way = match direction(self.velocity) {
+            Vec2::ZERO => own_way,
+            way => way,
+        };
+        if way != Vec2::ZERO {
+            vote += way * alignment;
+            weight += alignment;
+        }
+        if self.neighbors > 0 {
+            vote += direction(self.offset) * cohesion;
+            weight += cohesion;
+        }
+        let way = match direction(vote) {
+            Vec2::ZERO => own_way,
+            way => way,
+        };
+        if weight == 0.0 || way == Vec2::ZERO {
+            return Vec2::ZERO;
+        }
+        finite_or_zero(steering(way * cruise, vel, response_time) * weight)
+    }
+}
+
+/// The flocking steering of an agent with velocity `vel` (which is also
+/// where it looks) among `neighbors`, in one pass: [`FlockSums`] over them,
+/// then [`FlockSums::steering`].
+///
+/// ```
+/// # use reynolds::{flock_steering, FlockParams, Neighbor, Vec2};
+/// // A neighbor 10 px to the right pushes the agent left.
+/// let near = [Neighbor { offset: Vec2::new(10.0, 0.0), ..Default::default() }];
+/// let params = FlockParams { alignment_weight: 0.0, cohesion_weight: 0.0, ..Default::default() };
+/// let force = flock_steering(Vec2::ZERO, near, &params, 220.0, 0.15);
+/// assert!(force.x < 0.0 && force.y == 0.0);
+/// ```
+pub fn flock_steering(
+    vel: Vec2,
+    neighbors: impl IntoIterator<Item = Neighbor>,
+    params: &FlockParams,
+    max_speed: f32,
+    response_time: f32,
+) -> Vec2 {
+    let view = FlockView::new(params, vel);
+    let mut sums = FlockSums::default();
+    for neighbor in neighbors {
+        sums.add(neighbor, &view);
+    }
+    sums.steering(vel, params, max_speed, response_time)
+}
+
+/// Which way an agent on the very spot of another is pushed, as a unit
+/// vector: a direction made from the two ids alone, the opposite one for
+/// the other agent, so two agents spawned on one spot part symmetrically,
+/// the same way in every run and on any number of threads. Zero for the same
+/// id.
+///
+/// ```
+/// # use reynolds::tie_break;
+/// let (a, b) = (tie_break(7, 42), tie_break(42, 7));
+/// assert!((a.length() - 1.0).abs() < 1e-6);
+/// assert_eq!(a, -b);
+/// ```
+pub fn tie_break(own: u64, other: u64) -> Vec2 {
+    if own == other {
+        return Vec2::ZERO;
+    }
+    // A point in the unit square from each id (splitmix64): the push is
+    // from the other's point toward one's own.
+    let point = |id: u64| {
+        let mut z = id.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        Vec2::new((z as u32) as f32, ((z >> 32) as u32) as f32) / u32::MAX as f32
+    };
+    match direction(point(own) - point(other)) {
+        // Two ids on one point: still opposite ways.
+        Vec2::ZERO if own < other => -Vec2::X,
+        Vec2::ZERO => Vec2::X,
+        away => away,
+    }
+}
+
+/// The shortest offset from `from` to `to` in a world that wraps with
+/// period `size` on each axis (an axis with a size that is not positive and
+/// finite does not wrap).
+///
+/// ```
+/// # use reynolds::{wrapped_offset, Vec2};
+/// let size = Vec2::new(1000.0, 700.0);
+/// assert_eq!(wrapped_offset(Vec2::new(995.0, 10.0), Vec2::new(5.0, 690.0), size), Vec2::new(10.0, -20.0));
+/// ```
+#[inline]
+pub fn wrapped_offset(from: Vec2, to: Vec2, size: Vec2) -> Vec2 {
+    let axis = |d: f32, period: f32| {
+        if period.is_finite() && period > 0.0 {
+            d - period * (d / period).round()
+        } else {
+            d
+        }
+    };
+    let d = to - from;
+    Vec2::new(axis(d.x, size.x), axis(d.y, size.y))
+}

@@ -1,0 +1,445 @@
+//! The steering model every behavior shares: the response time, the two
+//! limits, and the semi-implicit Euler step.
+
+use crate::defaults;
+use glam::Vec2;
+
+/// The shortest response time the model uses, in seconds. A response time
+/// of zero, a negative one or NaN means "react as fast as the force cap
+/// allows", which this floor gives without dividing by zero.
+pub const MIN_RESPONSE_TIME: f32 = 1e-4;
+
+/// `v` if every component is finite, else the zero vector.
+///
+/// The model's guard against NaN and infinity: a non-finite input asks for
+/// nothing rather than poisoning every later step.
+#[inline]
+pub fn finite_or_zero(v: Vec2) -> Vec2 {
+    if v.is_finite() { v } else { Vec2::ZERO }
+}
+
+/// The direction of `v`: a unit vector, or zero for a zero or non-finite `v`.
+///
+/// Unlike a plain normalize, it is exact for tiny (subnormal) and huge
+/// vectors, whose squared length would underflow or overflow.
+#[inline]
+pub fn direction(v: Vec2) -> Vec2 {
+    let v = finite_or_zero(v);
+    let largest = v.abs().max_element();
+    if largest == 0.0 {
+        Vec2::ZERO
+    } else {
+        (v / largest).normalize_or_zero()
+    }
+}
+
+/// A speed that is always usable as a desired speed: finite and not
+/// negative, else 0.
+#[inline]
+pub fn sanitize_speed(speed: f32) -> f32 {
+    if speed.is_finite() {
+        speed.max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// A length limit that is always usable: NaN and negative limits become 0,
+/// and positive infinity stays "no limit".
+#[inline]
+pub fn sanitize_limit(limit: f32) -> f32 {
+    // `f32::max` returns the non-NaN operand, so NaN becomes 0.
+    limit.max(0.0)
+}
+
+/// A response time that is always usable: at least [`MIN_RESPONSE_TIME`],
+/// with NaN treated as the floor.
+#[inline]
+pub fn sanitize_response_time(response_time: f32) -> f32 {
+    response_time.max(MIN_RESPONSE_TIME)
+}
+
+/// A weight that is always usable: finite and not negative, else 0.
+#[inline]
+pub fn sanitize_weight(weight: f32) -> f32 {
+    if weight.is_finite() {
+        weight.max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// A time step that is always usable: finite and not negative, else 0.
+#[inline]
+pub fn sanitize_dt(dt: f32) -> f32 {
+    if dt.is_finite() { dt.max(0.0) } else { 0.0 }
+}
+
+/// `v`, shortened to `max_length` if it is longer, with its direction kept.
+///
+/// A vector of length 0 is never longer than the limit, so there is no
+/// division by zero. A non-finite `v` gives zero; a negative or NaN limit
+/// counts as 0.
+///
+/// ```
+/// # use reynolds::{truncated, Vec2};
+/// assert_eq!(truncated(Vec2::new(300.0, 400.0), 100.0), Vec2::new(60.0, 80.0));
+/// assert_eq!(truncated(Vec2::new(3.0, 4.0), 100.0), Vec2::new(3.0, 4.0));
+/// ```
+#[inline]
+pub fn truncated(v: Vec2, max_length: f32) -> Vec2 {
+    let v = finite_or_zero(v);
+    let max_length = sanitize_limit(max_length);
+    let len = v.length();
+    if len > max_length {
+        // `len` can overflow to infinity for huge finite vectors: then the
+        // direction is still `v / |v|`, computed safely by normalizing.
+        if len.is_finite() {
+            v * (max_length / len)
+        } else {
+            direction(v) * max_length
+        }
+    } else {
+        v
+    }
+}
+
+/// The steering toward `desired`: the acceleration that would change `vel`
+/// into `desired` in `response_time` seconds, `(desired - vel) / response_time`,
+/// in pixels per second per second. Not yet capped: cap the sum of all of an
+/// agent's steering once, in [`step`].
+///
+/// A response time of 1 is the common `desired - vel`, which reacts slowly
+/// enough to make arrivers overshoot. A response time at or below zero (or
+/// NaN) reacts as fast as the force cap allows.
+///
+/// ```
+/// # use reynolds::{steering, truncated, Vec2};
+/// // The chapter's exercise 1.
+/// let s = steering(Vec2::new(100.0, 0.0), Vec2::new(0.0, 50.0), 0.25);
+/// assert_eq!(s, Vec2::new(400.0, -200.0));
+/// assert!((truncated(s, 380.0).length() - 380.0).abs() < 1e-3);
+/// ```
+#[inline]
+pub fn steering(desired: Vec2, vel: Vec2, response_time: f32) -> Vec2 {
+    let change = finite_or_zero(desired) - finite_or_zero(vel);
+    let force = change / sanitize_response_time(response_time);
+    if force.is_finite() {
+        force
+    } else {
+        // A huge change over a tiny response time: as hard as possible, in
+        // the change's direction. `step` caps it.
+        direction(change) * f32::MAX
+    }
+}
+
+/// How an agent handles: its top speed and the most its steering can change
+/// its velocity in a second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Top speed, in pixels a second (the chapter's `MAX_SPEED`).
+    pub max_speed: f32,
+    /// Steering cap, in pixels a second, every second (`MAX_FORCE`).
+    pub max_force: f32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_speed: defaults::MAX_SPEED,
+            max_force: defaults::MAX_FORCE,
+        }
+    }
+}
+
+/// Where an agent is and how fast it is going.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Kinematics {
+    /// Position, in pixels.
+    pub pos: Vec2,
+    /// Velocity, in pixels a second.
+    pub vel: Vec2,
+}
+
+/// One step of the model, the chapter's last three lines: the steering is
+/// capped at `max_force`, the speed at `max_speed`, and the agent moves by
+/// semi-implicit Euler (the new velocity moves it).
+///
+/// `dt` at or below zero, or non-finite, leaves the agent as it is. A
+/// non-finite position or velocity is reset to zero rather than spread.
+/// [`step_vehicle`] is the same step with a mass and a turn-rate limit.
+///
+/// ```
+/// # use reynolds::{step, Kinematics, Limits, Vec2};
+/// let agent = Kinematics { pos: Vec2::ZERO, vel: Vec2::ZERO };
+/// let next = step(agent, Vec2::new(1000.0, 0.0), Limits::default(), 0.5);
+/// assert_eq!(next.vel, Vec2::new(190.0, 0.0)); // 380 px/s² for 0.5 s
+/// assert_eq!(next.pos, Vec2::new(95.0, 0.0));
+/// ```
+#[inline]
+pub fn step(agent: Kinematics, steering: Vec2, limits: Limits, dt: f32) -> Kinematics {
+    step_vehicle(agent, Vec2::X, steering, Vehicle::new(limits), dt).0
+}
+
+/// How an agent's body moves: its two limits, its mass, and how fast its
+/// velocity may turn. The chapter's agents have a mass of 1 and turn as
+/// fast as the force allows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vehicle {
+    /// Top speed and steering cap.
+    pub limits: Limits,
+    /// Mass: the capped steering force is divided by it (`a = F / m`), so a
+    /// heavy agent steers more sluggishly. 1 in the chapter.
+    pub mass: f32,
+    /// The fastest the agent may turn, in radians a second, like a car that
+    /// cannot spin its velocity round in a moment. Infinite in the chapter.
+    pub max_turn_rate: f32,
+}
+
+impl Vehicle {
+    /// The chapter's vehicle with `limits`: a mass of 1, no turn limit.
+    pub const fn new(limits: Limits) -> Self {
+        Self {
+            limits,
+            mass: 1.0,
+            max_turn_rate: f32::INFINITY,
+        }
+    }
+}
+
+impl Default for Vehicle {
+    fn default() -> Self {
+        Self::new(Limits::default())
+    }
+}
+
+/// A mass that is always usable: positive and finite, else 1.
+#[inline]
+pub fn sanitize_mass(mass: f32) -> f32 {
+    if mass.is_finite() && mass > 0.0 {
+        mass
+    } else {
+        1.0
+    }
+}
+
+/// A turn rate that is always usable: 0 or more (infinite is no limit);
+/// NaN and negative rates count as no limit.
+#[inline]
+pub fn sanitize_turn_rate(rate: f32) -> f32 {
+    if rate >= 0.0 { rate } else { f32::INFINITY }
+}
+
+/// The direction, exactly `max_angle` radians from `heading` toward
+/// `wanted`, if `wanted` lies further round than that; `None` if it is
+/// within reach (or there is no limit or nothing to turn to). Toward the
+/// side `wanted` leans to; straight behind turns left.
+///
+/// `heading` should be a unit vector; a zero or non-finite one limits
+/// nothing. `max_angle` of π or more (or NaN) limits nothing; below 0 it
+/// counts as 0.
+///
+/// ```
+/// # use reynolds::{limit_turn, Vec2};
+/// let turned = limit_turn(Vec2::X, Vec2::new(0.0, 10.0), 0.1).unwrap();
+/// assert!((turned.to_angle() - 0.1).abs() < 1e-6);
+/// assert_eq!(limit_turn(Vec2::X, Vec2::new(10.0, 0.5), 0.1), None);
+/// ```
+#[inline]
+pub fn limit_turn(heading: Vec2, wanted: Vec2, max_angle: f32) -> Option<Vec2> {
+    let wanted = finite_or_zero(wanted);
+    // NaN compares false, so it limits nothing, as π or more does.
+    let limits = max_angle < std::f32::consts::PI;
+    if !limits || wanted == Vec2::ZERO {
+        return None;
+    }
+    let heading = if heading.is_normalized() {
+        heading
+    } else {
+        direction(heading)
+    };
+    if heading == Vec2::ZERO {
+        return None;
+    }
+    let (sin, cos) = max_angle.max(0.0).sin_cos();
+    // θ, the angle from the heading to `wanted`, is past the limit when
+    // sin(θ - max) > 0: from the cross product, which, unlike a cosine,
+    // tells tiny angles apart. Straight behind with no turn at all is past
+    // it too.
+    let (along, across) = (heading.dot(wanted), heading.perp_dot(wanted));
+    let past = across.abs() * cos - along * sin > 0.0 || (across == 0.0 && along < 0.0);
+    if !past {
+        return None;
+    }
+    let side = if across >= 0.0 { 1.0 } else { -1.0 };
+    Some(direction(heading * cos + heading.perp() * (sin * side)))
+}
+
+/// One step of a [`Vehicle`], and the way it faces after it: the steering
+/// capped at the max force and divided by the mass, the speed capped, then
+/// semi-implicit Euler. `heading` is the way it faced (a unit vector).
+///
+/// Without a turn limit it is [`step`], bit for bit, and the heading
+/// follows the velocity as [`heading`](crate::heading()) has it. With one,
+/// where the new velocity would point further from the heading than
+/// `max_turn_rate * dt`, the heading turns by exactly that much toward it,
+/// and the agent goes that way at the speed the steering's part along its
+/// old heading leaves it (none if that is backward): the sideways push it
+/// cannot turn by is lost, as a tyre's grip loses it, and never speeds the
+/// agent up. So a vehicle circling a target inside its turning circle, its
+/// steering mostly sideways and partly braking, slows down and spirals in
+/// instead of orbiting for ever. Asked to go the way it does not face, it
+/// turns on the spot first.
+///
+/// A bad mass counts as 1 and a bad turn rate as no limit.
+///
+/// ```
+/// # use reynolds::{step_vehicle, Kinematics, Vehicle, Vec2};
+/// let heavy = Vehicle { mass: 2.0, ..Vehicle::default() };
+/// let (next, _) = step_vehicle(Kinematics::default(), Vec2::X, Vec2::new(100.0, 0.0), heavy, 0.5);
+/// assert_eq!(next.vel, Vec2::new(25.0, 0.0)); // 100 / 2 px/s² for 0.5 s
+/// ```
+#[inline]
+pub fn step_vehicle(
+    agent: Kinematics,
+    heading: Vec2,
+    steering: Vec2,
+    vehicle: Vehicle,
+    dt: f32,
+) -> (Kinematics, Vec2) {
+    let dt = sanitize_dt(dt);
+    let pos = finite_or_zero(agent.pos);
+    let vel = finite_or_zero(agent.vel);
+    let facing = if heading.is_normalized() {
+        heading
+    } else {
+        crate::heading(Vec2::ZERO, heading)
+    };
+    if dt == 0.0 {
+        return (Kinematics { pos, vel }, facing);
+    }
+    let Limits {
+        max_speed,
+        max_force,
+    } = vehicle.limits;
+    let accel = truncated(steering, max_force) / sanitize_mass(vehicle.mass);
+    let mut vel = truncated(vel + accel * dt, max_speed);
+    let mut facing_next = crate::heading(vel, facing);
+    let max_turn_rate = sanitize_turn_rate(vehicle.max_turn_rate);
+    if max_turn_rate.is_finite()
+        && let Some(turned) = limit_turn(facing, vel, max_turn_rate * dt)
+    {
+        vel = turned * vel.dot(facing).max(0.0);
+        facing_next = turned;
+    }
+    let next = Kinematics {
+        pos: finite_or_zero(pos + vel * dt),
+        vel,
+    };
+    (next, facing_next)
+}
+
+/// The distance an agent going `speed` needs to stop, braking at `max_force`:
+/// `v² / (2a)`, in pixels. 64 px at 220 px/s with 380 px/s².
+///
+/// An arriver whose slowing radius is smaller than this overshoots. With no
+/// force to brake with, the distance is infinite.
+///
+/// ```
+/// # use reynolds::braking_distance;
+/// assert!((braking_distance(220.0, 380.0) - 63.68).abs() < 0.01);
+/// assert_eq!(braking_distance(300.0, 500.0), 90.0);
+/// ```
+pub fn braking_distance(speed: f32, max_force: f32) -> f32 {
+    over_force(speed, max_force, |v, a| v * v / (2.0 * a))
+}
+
+/// The time, in seconds, to change speed by `speed` at `max_force`:
+/// `v / a`. Top speed from a standstill takes 220 / 380 = 0.58 s, and a full
+/// turnaround twice that.
+pub fn time_to_speed(speed: f32, max_force: f32) -> f32 {
+    over_force(speed, max_force, |v, a| v / a)
+}
+
+/// `f(|speed|, max_force)` for a speed and a force that are usable: a
+/// non-finite speed counts as 0, and so does no speed (0); with no force
+/// to change it, the answer is infinite.
+fn over_force(speed: f32, max_force: f32, f: impl Fn(f32, f32) -> f32) -> f32 {
+    let speed = if speed.is_finite() { speed.abs() } else { 0.0 };
+    let max_force = sanitize_limit(max_force);
+    if speed == 0.0 {
+        0.0
+    } else if max_force == 0.0 {
+        f32::INFINITY
+    } else {
+        f(speed, max_force)
+    }
+}
+
+/// The weighted sum of several behaviors' steering, as the chapter combines
+/// them: each behavior's `(desired - vel) / response_time`, times its
+/// weight, added up. The sum is capped once, in [`step`], so the weights
+/// decide each behavior's share.
+///
+/// It also keeps the weighted mean of the desired velocities, the one
+/// velocity that asks for the same steering, for drawing and debugging.
+///
+/// ```
+/// # use reynolds::{SteeringSum, steering, Vec2};
+/// // A grazer far from the threat: flee wants the velocity it has, so only
+/// // wander's steering is left.
+/// let vel = Vec2::new(50.0, 0.0);
+/// let wander = Vec2::new(0.0, 220.0);
+/// let mut sum = SteeringSum::default();
+/// sum.add(1.0, wander, vel, 0.15);
+/// sum.add(3.0, vel, vel, 0.15);
+/// assert_eq!(sum.steering(), steering(wander, vel, 0.15));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SteeringSum {
+    steering: Vec2,
+    weighted_desired: Vec2,
+    total_weight: f32,
+}
+
+impl SteeringSum {
+    /// Adds one behavior's steering toward `desired`, times `weight`.
+    /// A weight that is negative or not finite counts as 0, as everywhere
+    /// behaviors are weighted (a weight says how much a behavior counts, not
+    /// which way).
+    #[inline]
+    pub fn add(&mut self, weight: f32, desired: Vec2, vel: Vec2, response_time: f32) {
+        let weight = sanitize_weight(weight);
+        if weight == 0.0 {
+            return;
+        }
+        let desired = finite_or_zero(desired);
+        self.steering += steering(desired, vel, response_time) * weight;
+        self.weighted_desired += desired * weight;
+        self.total_weight += weight;
+    }
+
+    /// Adds a steering force computed elsewhere (separation, say), times
+    /// `weight` (negative or not finite: 0).
+    #[inline]
+    pub fn add_force(&mut self, weight: f32, force: Vec2) {
+        self.steering += finite_or_zero(force) * sanitize_weight(weight);
+    }
+
+    /// The summed steering, not yet capped.
+    #[inline]
+    pub fn steering(&self) -> Vec2 {
+        finite_or_zero(self.steering)
+    }
+
+    /// The weighted mean of the desired velocities, or `fallback` (usually
+    /// the current velocity) when nothing was added.
+    #[inline]
+    pub fn desired(&self, fallback: Vec2) -> Vec2 {
+        if self.total_weight.abs() > f32::EPSILON {
+            finite_or_zero(self.weighted_desired / self.total_weight)
+        } else {
+            fallback
+        }
+    }
+}

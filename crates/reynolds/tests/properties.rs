@@ -1,0 +1,371 @@
+//! Properties that hold for any input: finite in, finite out; the speed cap
+//! holds; one step changes the velocity by at most `max_force * dt`.
+
+use proptest::prelude::*;
+use reynolds::*;
+
+/// Finite floats over many magnitudes, including zero and huge values.
+fn any_finite() -> impl Strategy<Value = f32> + Clone {
+    prop_oneof![
+        -1e4f32..1e4,
+        Just(0.0f32),
+        -1e-3f32..1e-3,
+        proptest::num::f32::NORMAL,
+    ]
+}
+
+/// Any float at all, NaN and infinities included.
+fn any_float() -> impl Strategy<Value = f32> + Clone {
+    prop_oneof![
+        any_finite(),
+        Just(f32::NAN),
+        Just(f32::INFINITY),
+        Just(f32::NEG_INFINITY),
+        proptest::num::f32::ANY,
+    ]
+}
+
+fn vec(component: impl Strategy<Value = f32> + Clone) -> impl Strategy<Value = Vec2> {
+    (component.clone(), component).prop_map(|(x, y)| Vec2::new(x, y))
+}
+
+/// Limits and times in a game's range: positive, possibly tiny or large.
+fn limit() -> impl Strategy<Value = f32> + Clone {
+    prop_oneof![0.0f32..1e4, Just(0.0f32), 1e-6f32..1.0]
+}
+
+fn dt() -> impl Strategy<Value = f32> + Clone {
+    prop_oneof![
+        0.0f32..0.5,
+        Just(0.0f32),
+        Just(1.0 / 60.0),
+        Just(1.0 / 144.0)
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn every_behavior_is_finite_for_any_input(
+        pos in vec(any_float()), vel in vec(any_float()), target in vec(any_float()),
+        target_vel in vec(any_float()), max_speed in any_float(), radius in any_float(),
+        angle in any_float(), dt in any_float(), u in any_float(), rt in any_float(),
+    ) {
+        prop_assert!(seek(pos, target, max_speed).is_finite());
+        prop_assert!(arrive(pos, target, max_speed, radius).is_finite());
+        prop_assert!(flee(pos, vel, target, max_speed, radius).is_finite());
+        prop_assert!(pursue(pos, target, target_vel, max_speed).is_finite());
+        prop_assert!(evade(pos, vel, target, target_vel, max_speed, radius).is_finite());
+        prop_assert!(look_ahead(pos, target, max_speed).is_finite());
+        let next = wander_step(angle, dt, radius, u);
+        prop_assert!(next.is_finite());
+        prop_assert!(wander(next, max_speed).is_finite());
+        prop_assert!(steering(target, vel, rt).is_finite());
+        prop_assert!(truncated(pos, max_speed).is_finite());
+        prop_assert!(measured_velocity(vel, pos, target, dt, rt).is_finite());
+        prop_assert!(wrap(pos, target, vel).0.is_finite() || !pos.is_finite());
+        prop_assert!(heading(vel, Vec2::from_angle(angle)).is_normalized());
+        prop_assert!(heading(vel, target).is_normalized());
+        let stepped = step(Kinematics { pos, vel }, target_vel, Limits { max_speed, max_force: radius }, dt);
+        prop_assert!(stepped.pos.is_finite() && stepped.vel.is_finite());
+    }
+
+    #[test]
+    fn desired_speeds_never_exceed_the_top_speed(
+        pos in vec(any_finite()), vel in vec(any_finite()), target in vec(any_finite()),
+        target_vel in vec(any_finite()), max_speed in limit(), radius in limit(),
+    ) {
+        let cap = max_speed * (1.0 + 1e-5) + 1e-5;
+        prop_assert!(seek(pos, target, max_speed).length() <= cap);
+        prop_assert!(arrive(pos, target, max_speed, radius).length() <= cap);
+        prop_assert!(pursue(pos, target, target_vel, max_speed).length() <= cap);
+        let fled = flee(pos, vel, target, max_speed, radius);
+        prop_assert!(fled == vel || fled.length() <= cap);
+    }
+
+    #[test]
+    fn one_step_respects_both_limits(
+        pos in vec(-1e5f32..1e5), dir in 0.0f32..std::f32::consts::TAU, frac in 0.0f32..=1.0,
+        steer in vec(any_finite()), max_speed in limit(), max_force in limit(), dt in dt(),
+    ) {
+        // Start at or under the top speed, as every agent the model moves is.
+        let vel = Vec2::from_angle(dir) * max_speed * frac;
+        let limits = Limits { max_speed, max_force };
+        let next = step(Kinematics { pos, vel }, steer, limits, dt);
+        prop_assert!(next.pos.is_finite() && next.vel.is_finite());
+        let tolerance = 1e-4 * (1.0 + max_speed);
+        prop_assert!(next.vel.length() <= max_speed + tolerance,
+            "speed {} > {}", next.vel.length(), max_speed);
+        prop_assert!((next.vel - vel).length() <= max_force * dt + tolerance,
+            "change {} > {}", (next.vel - vel).length(), max_force * dt);
+    }
+
+    #[test]
+    fn the_sum_of_one_behavior_is_that_behavior(
+        desired in vec(any_finite()), vel in vec(any_finite()), rt in 1e-3f32..10.0,
+    ) {
+        let mut sum = SteeringSum::default();
+        sum.add(1.0, desired, vel, rt);
+        prop_assert_eq!(sum.steering(), steering(desired, vel, rt));
+        prop_assert_eq!(sum.desired(vel), desired);
+    }
+
+    #[test]
+    fn wander_steps_never_exceed_rate_times_sqrt_dt(
+        angle in -10.0f32..10.0, dt in dt(), rate in 0.0f32..5.0, u in any_float(),
+    ) {
+        let step = (wander_step(angle, dt, rate, u) - angle).abs();
+        prop_assert!(step <= rate * dt.sqrt() + 1e-5);
+    }
+
+    #[test]
+    fn flocking_is_finite_for_any_input(
+        vel in vec(any_float()), offsets in proptest::collection::vec((vec(any_float()), vec(any_float())), 0..12),
+        radius in any_float(), weight in any_float(), max_speed in any_float(), rt in any_float(),
+        fov in proptest::option::of(any_float()),
+    ) {
+        let params = FlockParams {
+            separation_radius: radius,
+            neighbor_radius: radius,
+            separation_weight: weight,
+            alignment_weight: weight,
+            cohesion_weight: weight,
+            view_half_angle: fov,
+            cruise_speed: fov,
+        };
+        let neighbors = offsets.into_iter().map(|(offset, vel)| Neighbor { offset, vel, radius });
+        prop_assert!(flock_steering(vel, neighbors, &params, max_speed, rt).is_finite());
+    }
+}
+
+/// A candidate: offset (or position), velocity and body radius.
+type Candidate = (Vec2, Vec2, f32);
+
+/// A neighbor's sums one by one through [`FlockSums::add`], and four at a
+/// time through a [`FlockBatch`] block: the same, up to rounding.
+fn one_by_one(view: &FlockView, neighbors: &[Candidate]) -> FlockSums {
+    let mut sums = FlockSums::default();
+    for &(offset, vel, radius) in neighbors {
+        sums.add(
+            Neighbor {
+                offset,
+                vel,
+                radius,
+            },
+            view,
+        );
+    }
+    sums
+}
+
+/// Candidates as the five columns of a [`NeighborBlock`].
+fn columns(neighbors: &[Candidate]) -> [Vec<f32>; 5] {
+    [
+        neighbors.iter().map(|(p, _, _)| p.x).collect(),
+        neighbors.iter().map(|(p, _, _)| p.y).collect(),
+        neighbors.iter().map(|(_, v, _)| v.x).collect(),
+        neighbors.iter().map(|(_, v, _)| v.y).collect(),
+        neighbors.iter().map(|(_, _, r)| *r).collect(),
+    ]
+}
+
+/// A block of `columns`, with its radii or as points.
+fn block(columns: &[Vec<f32>; 5], with_radii: bool) -> NeighborBlock<'_> {
+    let [xs, ys, vxs, vys, radii] = columns;
+    NeighborBlock {
+        xs,
+        ys,
+        vxs,
+        vys,
+        radii: with_radii.then_some(&radii[..]),
+    }
+}
+
+fn in_a_block(
+    view: &FlockView,
+    neighbors: &[Candidate],
+    origin: Vec2,
+    with_radii: bool,
+) -> FlockSums {
+    let placed: Vec<Candidate> = neighbors
+        .iter()
+        .map(|(o, v, r)| (*o + origin, *v, *r))
+        .collect();
+    let mut batch = FlockBatch::new(view);
+    batch.add_block(block(&columns(&placed), with_radii), -origin);
+    batch.finish()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn a_block_sums_what_one_by_one_sums(
+        neighbors in proptest::collection::vec(
+            (vec(-100.0f32..100.0), vec(-300.0f32..300.0), 0.0f32..20.0), 0..40),
+        on_the_spot in 0usize..3,
+        origin in vec(-1000.0f32..1000.0),
+        vel in vec(-300.0f32..300.0),
+        fov in proptest::option::of(0.0f32..4.0),
+        separation in 0.0f32..80.0,
+        reach in 0.0f32..120.0,
+        body in prop_oneof![Just(0.0f32), 0.0f32..30.0],
+        with_radii in any::<bool>(),
+    ) {
+        // Offsets that are whole pixels survive the trip through absolute
+        // positions exactly, so both ways see the same neighbors. Points
+        // when the block has no radii.
+        let mut neighbors: Vec<Candidate> = neighbors
+            .into_iter()
+            .map(|(o, v, r)| (o.round(), v, if with_radii { r } else { 0.0 }))
+            .collect();
+        // The agent itself, and others on its very spot.
+        neighbors.extend(std::iter::repeat_n((Vec2::ZERO, Vec2::X, 0.0), on_the_spot));
+        let params = FlockParams {
+            separation_radius: separation,
+            neighbor_radius: reach,
+            view_half_angle: fov,
+            ..Default::default()
+        };
+        let view = FlockView::new(&params, vel).with_body_radius(body);
+        let origin = origin.round();
+        let (a, b) = (
+            one_by_one(&view, &neighbors),
+            in_a_block(&view, &neighbors, origin, with_radii),
+        );
+        prop_assert_eq!(a.neighbors(), b.neighbors());
+        let (fa, fb) = (a.steering(vel, &params, 220.0, 0.15), b.steering(vel, &params, 220.0, 0.15));
+        prop_assert!((fa - fb).length() <= 1e-3 * (1.0 + fa.length()), "{fa} vs {fb}");
+    }
+
+    #[test]
+    fn a_block_of_any_floats_sums_to_finite_steering(
+        neighbors in proptest::collection::vec(
+            (vec(any_float()), vec(any_float()), any_float()), 0..20),
+        shift in vec(any_float()),
+        vel in vec(any_float()),
+        radius in any_float(),
+        body in any_float(),
+        fov in proptest::option::of(any_float()),
+    ) {
+        let params = FlockParams {
+            separation_radius: radius,
+            neighbor_radius: radius,
+            view_half_angle: fov,
+            ..Default::default()
+        };
+        let view = FlockView::new(&params, vel).with_body_radius(body);
+        // A block's radii must be finite and not negative, as the grid's are.
+        let neighbors: Vec<Candidate> =
+            neighbors.into_iter().map(|(p, v, r)| (p, v, sanitize_radius(r))).collect();
+        let candidates = columns(&neighbors);
+        let mut batch = FlockBatch::new(&view);
+        batch.add_block(block(&candidates, true), shift);
+        prop_assert!(batch.finish().steering(vel, &params, 220.0, 0.15).is_finite());
+    }
+}
+
+proptest! {
+    #[test]
+    fn a_finite_block_sums_exactly_as_a_checked_one(
+        neighbors in proptest::collection::vec(
+            (vec(-200.0f32..200.0), vec(-300.0f32..300.0), 0.0f32..20.0), 0..40),
+        vel in vec(-300.0f32..300.0),
+        with_radii in any::<bool>(),
+    ) {
+        let params = FlockParams::default();
+        let view = FlockView::new(&params, vel);
+        let candidates = columns(&neighbors);
+        let block = block(&candidates, with_radii);
+        let (mut checked, mut finite) = (FlockBatch::new(&view), FlockBatch::new(&view));
+        checked.add_block(block, Vec2::ZERO);
+        finite.add_finite_block(block, Vec2::ZERO);
+        prop_assert_eq!(checked.finish(), finite.finish());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn a_vehicle_step_is_finite_for_any_input(
+        pos in vec(any_float()), vel in vec(any_float()), heading in vec(any_float()),
+        steer in vec(any_float()), max_speed in any_float(), max_force in any_float(),
+        mass in any_float(), turn in any_float(), dt in any_float(),
+    ) {
+        let vehicle = Vehicle { limits: Limits { max_speed, max_force }, mass, max_turn_rate: turn };
+        let (next, facing) = step_vehicle(Kinematics { pos, vel }, heading, steer, vehicle, dt);
+        prop_assert!(next.pos.is_finite() && next.vel.is_finite());
+        prop_assert!(facing.is_normalized());
+        prop_assert!(limit_turn(heading, vel, turn).is_none_or(|d| d.is_normalized()));
+    }
+
+    #[test]
+    fn the_chapters_vehicle_steps_exactly_as_the_chapter(
+        pos in vec(any_finite()), vel in vec(any_finite()), heading in vec(any_finite()),
+        steer in vec(any_finite()), max_speed in limit(), max_force in limit(), dt in dt(),
+    ) {
+        let limits = Limits { max_speed, max_force };
+        let agent = Kinematics { pos, vel };
+        let (next, facing) = step_vehicle(agent, heading, steer, Vehicle::new(limits), dt);
+        prop_assert_eq!(next, step(agent, steer, limits, dt));
+        // And it faces the way the chapter's agents face.
+        if dt > 0.0 {
+            prop_assert_eq!(facing, reynolds::heading(next.vel, reynolds::heading(Vec2::ZERO, heading)));
+        }
+    }
+
+    #[test]
+    fn a_turn_limited_step_turns_no_further_than_its_rate(
+        facing in -4.0f32..4.0, speed in 0.0f32..220.0, steer in vec(-3000.0f32..3000.0),
+        rate in 0.0f32..20.0, dt in dt(),
+    ) {
+        // A turn-limited vehicle moves the way it faces.
+        let heading = Vec2::from_angle(facing);
+        let vel = heading * speed;
+        let car = Vehicle { max_turn_rate: rate, ..Vehicle::default() };
+        let (next, facing_next) = step_vehicle(Kinematics { pos: Vec2::ZERO, vel }, heading, steer, car, dt);
+        let limit = rate * dt + 1e-4;
+        // atan2, not glam's `angle_to`, whose acos is coarse near 0.
+        let turn = |to: Vec2| heading.perp_dot(to).atan2(heading.dot(to)).abs();
+        prop_assert!(turn(facing_next) <= limit, "heading turned {} > {limit}", turn(facing_next));
+        if next.vel.length() > 1e-3 {
+            prop_assert!(turn(next.vel) <= limit, "velocity turned {} > {limit}", turn(next.vel));
+        }
+        // Never faster than the chapter's step would go.
+        let free = step(Kinematics { pos: Vec2::ZERO, vel }, steer, Limits::default(), dt);
+        prop_assert!(next.vel.length() <= free.vel.length() + 1e-3);
+    }
+
+    #[test]
+    fn a_mass_divides_the_capped_force(
+        steer in vec(-2000.0f32..2000.0), mass in 0.1f32..20.0, dt in 0.001f32..0.1,
+    ) {
+        let vehicle = Vehicle { mass, limits: Limits { max_speed: f32::INFINITY, max_force: 380.0 }, ..Vehicle::default() };
+        let (next, _) = step_vehicle(Kinematics::default(), Vec2::X, steer, vehicle, dt);
+        let expected = truncated(steer, 380.0) / mass * dt;
+        prop_assert!((next.vel - expected).length() <= 1e-4 * (1.0 + expected.length()));
+    }
+
+    #[test]
+    fn priority_groups_combine_to_finite_forces_and_the_first_loud_group_wins(
+        forces in proptest::collection::vec((0usize..6, vec(any_float())), 0..12),
+        threshold in any_float(),
+    ) {
+        let mut groups = PriorityGroups::default();
+        for (group, force) in &forces {
+            groups.add(*group, *force);
+        }
+        let weighted = groups.total();
+        let priority = groups.first_above(threshold);
+        prop_assert!(weighted.is_finite() && priority.is_finite());
+        // The first group louder than the threshold is the force, exactly.
+        let t = threshold.max(0.0);
+        if let Some(first) = groups.groups.iter().find(|g| g.length() > t) {
+            prop_assert_eq!(priority, finite_or_zero(*first));
+        } else {
+            prop_assert_eq!(priority, groups.total());
+        }
+    }
+}

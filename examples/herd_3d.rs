@@ -1,0 +1,213 @@
+//! A herd on the ground of a 3D world: seekers (blue), arrivers (green) and
+//! grazers (red) round a yellow marker that circles the field, all keeping
+//! apart by flocking's separation, under a 3D camera. The simulation is the
+//! same 2D one on the XZ plane (`GroundPlane::Xz`), in metres: a length unit
+//! of 0.05 makes the chapter's 20 px critters a metre long and 11 m/s fast.
+//! Each agent is a cone pointing the way it heads, at the height the game
+//! gave it; the plugin only moves it on the ground.
+//!
+//! ```sh
+//! cargo run --example herd_3d
+//! cargo run --example herd_3d -- --agents 300 --seed 7
+//! cargo run --example herd_3d -- --seconds 5 --screenshot herd.png --report herd.json
+//! ```
+
+use std::path::PathBuf;
+
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::prelude::*;
+use bevy_reynolds::Position;
+use bevy_reynolds::prelude::*;
+use clap::Parser;
+use rand::rngs::Xoshiro128PlusPlus;
+use rand::{RngExt, SeedableRng};
+use serde_json::json;
+
+mod common;
+use common::{ExamplePlugin, Unattended, View};
+
+/// Metres a chapter's pixel is here.
+const UNIT: f32 = 0.05;
+/// The field's half-width, in metres.
+const FIELD: f32 = 25.0;
+/// How high the agents' middles are off the ground, in metres.
+const HEIGHT: f32 = 0.5;
+
+const BLUE: Color = Color::srgb_u8(47, 111, 235);
+const GREEN: Color = Color::srgb_u8(47, 158, 68);
+const RED: Color = Color::srgb_u8(224, 49, 49);
+const YELLOW: Color = Color::srgb_u8(240, 200, 60);
+const GROUND: Color = Color::srgb_u8(40, 46, 40);
+
+/// A herd steering round a marker on a 3D field.
+#[derive(Parser, Resource, Debug, Clone)]
+struct Args {
+    /// How many agents, split evenly over seek, arrive and graze.
+    #[arg(long, default_value_t = 60)]
+    agents: usize,
+    /// The seed of the placements and of every wander; random if not given.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Simulated seconds to run before the screenshot; then exit.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Take a screenshot into this PNG file after --seconds, then exit.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// Write where every agent is and started, as JSON, into this file on
+    /// exit.
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+/// The marker the herd steers round.
+#[derive(Component)]
+struct Marker;
+
+/// Where an agent was spawned, for the report.
+#[derive(Component)]
+struct Start(Vec2);
+
+fn main() -> AppExit {
+    let args = Args::parse();
+    let seed = args.seed.unwrap_or_else(rand::random);
+    App::new()
+        .add_plugins(ExamplePlugin {
+            title: "Herd 3D",
+            seed,
+            seconds: args.seconds,
+            screenshot: args.screenshot.clone(),
+            view: View::Ground { length_unit: UNIT },
+        })
+        .insert_resource(Seed(seed))
+        .insert_resource(args)
+        .add_systems(Startup, setup)
+        .add_systems(FixedUpdate, circle_marker.before(SteeringSystems::Prepare))
+        .add_systems(Update, write_report.run_if(resource_exists::<Unattended>))
+        .run()
+}
+
+#[derive(Resource)]
+struct Seed(u64);
+
+fn setup(
+    mut commands: Commands,
+    args: Res<Args>,
+    seed: Res<Seed>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    // Looking down on the field from the south, the panel beside it. Unlit
+    // colors, no tonemapping: what the software renderer draws fastest.
+    commands.spawn((
+        Camera3d::default(),
+        Tonemapping::None,
+        Transform::from_xyz(9.0, 44.0, 42.0).looking_at(Vec3::new(9.0, 0.0, 3.0), Vec3::Y),
+    ));
+    let mut unlit = |color: Color| {
+        materials.add(StandardMaterial {
+            base_color: color,
+            unlit: true,
+            ..default()
+        })
+    };
+    commands.spawn((
+        Mesh3d(meshes.add(Plane3d::default().mesh().size(2.0 * FIELD, 2.0 * FIELD))),
+        MeshMaterial3d(unlit(GROUND)),
+    ));
+
+    // The marker, moved on the ground by its Transform alone: agents read
+    // it on the XZ plane, and measure its velocity to pursue it.
+    let marker = commands
+        .spawn((
+            Marker,
+            MeasuredVelocity::default(),
+            Mesh3d(meshes.add(Sphere::new(0.8))),
+            MeshMaterial3d(unlit(YELLOW)),
+            Transform::from_xyz(FIELD / 2.0, 0.8, 0.0),
+        ))
+        .id();
+
+    // A cone a metre long, its tip along +x, the way agents face.
+    let body = meshes.add(
+        Cone {
+            radius: 0.35,
+            height: 1.0,
+        }
+        .mesh()
+        .build()
+        .rotated_by(Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2)),
+    );
+    let kinds = [
+        (Behavior::Seek(marker.into()), unlit(BLUE)),
+        (Behavior::Arrive(marker.into()), unlit(GREEN)),
+        (Behavior::Graze(marker.into()), unlit(RED)),
+    ];
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed.0);
+    let flocking = Flocking::separation_only().scaled(UNIT);
+    for i in 0..args.agents {
+        let (behavior, material) = &kinds[i % kinds.len()];
+        let pos = Vec2::new(
+            rng.random_range(-FIELD..FIELD),
+            rng.random_range(-FIELD..FIELD),
+        );
+        let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        commands.spawn((
+            SteeringAgent,
+            behavior.clone(),
+            flocking,
+            Position(pos),
+            Start(pos),
+            Heading::from_angle(angle),
+            WanderAngle(angle),
+            Mesh3d(body.clone()),
+            MeshMaterial3d(material.clone()),
+            // The height is the game's: the plugin moves x and z.
+            Transform::from_xyz(pos.x, HEIGHT, pos.y),
+        ));
+    }
+}
+
+/// The marker goes round a circle of half the field, at 7 m/s.
+fn circle_marker(time: Res<Time>, mut marker: Query<&mut Transform, With<Marker>>) {
+    let radius = FIELD / 2.0;
+    let angle = time.elapsed_secs() * 7.0 / radius;
+    for mut transform in &mut marker {
+        transform.translation.x = radius * angle.cos();
+        transform.translation.z = radius * angle.sin();
+    }
+}
+
+/// For unattended runs with `--report`: where every agent is (its
+/// Transform) and started, as JSON.
+fn write_report(
+    args: Res<Args>,
+    unattended: Res<Unattended>,
+    fixed: Res<Time<Fixed>>,
+    agents: Query<(&Behavior, &Transform, &Start)>,
+    mut done: Local<bool>,
+) {
+    let Some(path) = &args.report else {
+        return;
+    };
+    if *done || !unattended.is_due(&fixed) {
+        return;
+    }
+    *done = true;
+    let agents: Vec<_> = agents
+        .iter()
+        .map(|(behavior, transform, start)| {
+            let kind = match behavior {
+                Behavior::Seek(_) => "seek",
+                Behavior::Arrive(_) => "arrive",
+                _ => "graze",
+            };
+            let t = transform.translation;
+            json!({ "kind": kind, "translation": [t.x, t.y, t.z], "start": [start.0.x, start.0.y] })
+        })
+        .collect();
+    let report = json!({ "seconds": fixed.elapsed_secs_f64(), "agents": agents });
+    if let Err(error) = std::fs::write(path, report.to_string()) {
+        error!("cannot write the report to {}: {error}", path.display());
+    }
+}
