@@ -58,14 +58,19 @@ fn params() -> impl Strategy<Value = SteeringParams> {
     (
         (hostile(), hostile(), hostile(), hostile(), hostile()),
         (hostile(), hostile(), hostile(), hostile(), hostile()),
+        (hostile(), hostile(), hostile()),
         combine(),
     )
         .prop_map(
             |(
                 (max_speed, max_force, response_time, slowing_radius, panic_radius),
                 (wander_rate, graze_flee_weight, radius, mass, max_turn_rate),
+                (look_ahead_time, min_look_ahead, clearance),
                 combine,
             )| SteeringParams {
+                look_ahead_time,
+                min_look_ahead,
+                clearance,
                 max_speed,
                 max_force,
                 response_time,
@@ -193,6 +198,15 @@ fn behavior() -> impl Strategy<Value = BehaviorSpec> {
     ]
 }
 
+/// Points of a path, an area or a polygon: few, any of them hostile, the
+/// same point twice.
+fn points() -> impl Strategy<Value = Vec<Vec2>> {
+    prop_oneof![
+        proptest::collection::vec(vec2(), 0..6),
+        vec2().prop_map(|p| vec![p, p, p]),
+    ]
+}
+
 #[derive(Debug, Clone)]
 struct AgentSpec {
     pos: Vec2,
@@ -200,6 +214,9 @@ struct AgentSpec {
     behavior: BehaviorSpec,
     overrides: Option<SteeringOverride>,
     flocking: Option<Flocking>,
+    contain: Option<Vec<Vec2>>,
+    path: Option<(Vec<Vec2>, bool, f32)>,
+    ignore_obstacles: bool,
 }
 
 fn agent() -> impl Strategy<Value = AgentSpec> {
@@ -209,14 +226,38 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
         behavior(),
         proptest::option::weighted(0.4, overrides()),
         proptest::option::weighted(0.6, flocking()),
+        proptest::option::weighted(0.3, points()),
+        proptest::option::weighted(0.3, (points(), any::<bool>(), hostile())),
+        proptest::bool::weighted(0.1),
     )
-        .prop_map(|(pos, vel, behavior, overrides, flocking)| AgentSpec {
-            pos,
-            vel,
-            behavior,
-            overrides,
-            flocking,
-        })
+        .prop_map(
+            |(pos, vel, behavior, overrides, flocking, contain, path, ignore_obstacles)| {
+                AgentSpec {
+                    pos,
+                    vel,
+                    behavior,
+                    overrides,
+                    flocking,
+                    contain,
+                    path,
+                    ignore_obstacles,
+                }
+            },
+        )
+}
+
+/// A rock, a wall or a polygon, hostile numbers and all, placed by a
+/// Position or a Transform.
+fn obstacle() -> impl Strategy<Value = (Obstacle, Vec2, bool)> {
+    (
+        prop_oneof![
+            hostile().prop_map(Obstacle::circle),
+            (vec2(), vec2()).prop_map(|(a, b)| Obstacle::wall(a, b)),
+            points().prop_map(Obstacle::polygon),
+        ],
+        vec2(),
+        any::<bool>(),
+    )
 }
 
 fn rect() -> impl Strategy<Value = Option<Rect>> {
@@ -236,6 +277,8 @@ enum Op {
     Despawn(usize),
     Spawn(AgentSpec),
     Push(usize, Vec2, Priority),
+    Obstacle(Obstacle, Vec2, bool),
+    MoveObstacle(usize, Vec2),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -248,6 +291,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0usize..40).prop_map(Op::Despawn),
         1 => agent().prop_map(Op::Spawn),
         2 => (0usize..40, vec2(), priority()).prop_map(|(a, f, p)| Op::Push(a, f, p)),
+        2 => obstacle().prop_map(|(o, at, by_position)| Op::Obstacle(o, at, by_position)),
+        1 => (0usize..40, vec2()).prop_map(|(i, at)| Op::MoveObstacle(i, at)),
     ]
 }
 
@@ -316,6 +361,16 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
     if let Some(flocking) = spec.flocking {
         agent.insert(flocking);
     }
+    if let Some(points) = &spec.contain {
+        agent.insert(Containment::polygon(points.iter().copied()));
+    }
+    if let Some((points, looped, radius)) = &spec.path {
+        let path = SteeringPath::new(points.iter().copied(), *looped);
+        agent.insert(FollowPath::new(std::sync::Arc::new(path), *radius));
+    }
+    if spec.ignore_obstacles {
+        agent.insert(IgnoreObstacles);
+    }
     agent.id()
 }
 
@@ -354,6 +409,7 @@ fn run_world(initial: Vec<AgentSpec>, ops: Vec<Op>) -> Result<(), TestCaseError>
     let mut app = headless_app(60.0, 1, SteeringSettings::default());
     app.add_systems(FixedUpdate, extra_forces.in_set(SteeringSystems::Forces));
     let mut agents: Vec<Entity> = Vec::new();
+    let mut obstacles: Vec<Entity> = Vec::new();
     for spec in &initial {
         let entity = spawn(app.world_mut(), spec, &agents);
         agents.push(entity);
@@ -405,6 +461,26 @@ fn run_world(initial: Vec<AgentSpec>, ops: Vec<Op>) -> Result<(), TestCaseError>
                     app.world_mut()
                         .entity_mut(e)
                         .insert(ExtraForce(force, priority));
+                }
+            }
+            Op::Obstacle(obstacle, at, by_position) => {
+                let placed = if by_position {
+                    app.world_mut().spawn((obstacle, Position(at)))
+                } else {
+                    app.world_mut()
+                        .spawn((obstacle, Transform::from_translation(at.extend(0.0))))
+                };
+                obstacles.push(placed.id());
+            }
+            Op::MoveObstacle(i, at) => {
+                if let Some(&e) = obstacles.get(i % obstacles.len().max(1)) {
+                    match app.world_mut().get_mut::<Position>(e) {
+                        Some(mut p) => p.0 = at,
+                        None => {
+                            app.world_mut().get_mut::<Transform>(e).unwrap().translation =
+                                at.extend(0.0)
+                        }
+                    }
                 }
             }
         }

@@ -34,6 +34,8 @@ fn every_agent_is_finite(app: &mut App) -> bool {
 }
 
 fn spawn_one_of_each(world: &mut World, target: Target) {
+    // A rock beside them, so the nonsense reaches avoidance too.
+    world.spawn((Obstacle::circle(30.0), Position::new(330.0, 200.0)));
     for behavior in [
         Behavior::Idle,
         Behavior::Seek(target),
@@ -76,6 +78,9 @@ fn nonsense_settings_never_panic_or_spread_nan() {
                 radius: value,
                 mass: value,
                 max_turn_rate: value,
+                look_ahead_time: value,
+                min_look_ahead: value,
+                clearance: value,
                 combine: Combine::Priority { threshold: value },
             },
             trail_interval: value,
@@ -111,6 +116,9 @@ fn nonsense_overrides_and_positions_never_spread_nan() {
             radius: Some(value),
             mass: Some(value),
             max_turn_rate: Some(value),
+            look_ahead_time: Some(value),
+            min_look_ahead: Some(value),
+            clearance: Some(value),
             combine: Some(Combine::Priority { threshold: value }),
         };
         assert!(!overrides.problems().is_empty());

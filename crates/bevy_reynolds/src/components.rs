@@ -46,6 +46,7 @@ use crate::settings::SteeringSeed;
     WanderRng,
     SteeringParams,
     SteeringAccumulator,
+    crate::level::AvoidanceMemory,
     Transform
 )]
 #[component(on_add = on_add_agent)]

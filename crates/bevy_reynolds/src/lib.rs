@@ -3,6 +3,7 @@
 
 mod components;
 mod ground;
+mod level;
 mod neighbors;
 mod params;
 mod plugin;
@@ -19,6 +20,10 @@ pub use reynolds as model;
 
 pub use components::*;
 pub use ground::{GroundPlane, SteeringLengthUnit, Writeback};
+pub use level::{
+    AvoidanceMemory, Containment, FollowPath, IgnoreObstacles, Obstacle, ObstacleIndex,
+    SteeringPath,
+};
 pub use neighbors::{Flocking, GridEntry, NeighborGrid};
 pub use params::{Combine, Priority, SteeringOverride, SteeringParams};
 pub use plugin::{
@@ -58,6 +63,9 @@ pub mod prelude {
         Weighted,
     };
     pub use crate::ground::{GroundPlane, SteeringLengthUnit, Writeback};
+    pub use crate::level::{
+        Containment, FollowPath, IgnoreObstacles, Obstacle, ObstacleIndex, SteeringPath,
+    };
     pub use crate::neighbors::{Flocking, NeighborGrid};
     pub use crate::params::{Combine, Priority, SteeringOverride, SteeringParams};
     pub use crate::plugin::{SteeringPlugin, SteeringSystems};

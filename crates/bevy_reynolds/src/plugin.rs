@@ -153,12 +153,17 @@ impl SteeringPlugin {
 pub enum SteeringSystems {
     /// Bad settings and overrides are reported, each agent's
     /// [`SteeringParams`] filled from the defaults and its overrides, the
-    /// velocity of entities with a [`MeasuredVelocity`] measured, and the
-    /// [`NeighborGrid`](crate::NeighborGrid) rebuilt (when an agent flocks).
+    /// velocity of entities with a [`MeasuredVelocity`] measured, the
+    /// [`NeighborGrid`](crate::NeighborGrid) rebuilt (when an agent flocks)
+    /// and the [`ObstacleIndex`](crate::ObstacleIndex) too.
     Prepare,
     /// The plugin's own behaviors add their steering to each agent's
-    /// [`SteeringAccumulator`]: the chapter's (each [`Behavior`]), then
-    /// flocking ([`Flocking`](crate::Flocking)).
+    /// [`SteeringAccumulator`]: the chapter's (each [`Behavior`]), path
+    /// following ([`FollowPath`](crate::FollowPath)), flocking
+    /// ([`Flocking`](crate::Flocking)), and last obstacle avoidance and
+    /// containment ([`Obstacle`](crate::Obstacle),
+    /// [`Containment`](crate::Containment)), which look where the rest
+    /// take the agent.
     Behaviors,
     /// Yours: add steering forces to the [`SteeringAccumulator`] here. It
     /// runs after the plugin's own behaviors, so every force adds up in the
@@ -259,7 +264,12 @@ impl Plugin for SteeringPlugin {
             .register_type::<InterpolateTransforms>()
             .register_type::<GroundPlane>()
             .register_type::<Writeback>()
-            .register_type::<SteeringLengthUnit>();
+            .register_type::<SteeringLengthUnit>()
+            .register_type::<crate::level::Obstacle>()
+            .register_type::<crate::level::Containment>()
+            .register_type::<crate::level::FollowPath>()
+            .register_type::<crate::level::IgnoreObstacles>()
+            .register_type::<crate::level::AvoidanceMemory>();
 
         if !app.world().contains_resource::<SteeringSettings>() {
             app.insert_resource(SteeringSettings::with_length_unit(self.length_unit));
@@ -269,6 +279,7 @@ impl Plugin for SteeringPlugin {
             .insert_resource(SteeringLengthUnit(self.length_unit))
             .init_resource::<TrailClock>()
             .init_resource::<crate::neighbors::NeighborGrid>()
+            .init_resource::<crate::level::ObstacleIndex>()
             .insert_resource(SteeringSeed::new(self.seed))
             .insert_resource(InterpolateTransforms(self.schedule_is_fixed()));
 
@@ -292,11 +303,18 @@ impl Plugin for SteeringPlugin {
                     crate::params::resolve_params,
                     systems::measure_velocities,
                     crate::neighbors::rebuild_grid,
+                    crate::level::validate_obstacles,
+                    crate::level::index_obstacles,
                 )
                     .chain()
                     .in_set(SteeringSystems::Prepare),
                 // Chained, so the forces add up in one order every run.
-                (systems::behave, crate::neighbors::flock)
+                (
+                    systems::behave,
+                    crate::level::follow_paths,
+                    crate::neighbors::flock,
+                    crate::level::avoid_obstacles.run_if(crate::level::anything_to_avoid),
+                )
                     .chain()
                     .in_set(SteeringSystems::Behaviors),
                 (systems::record_outputs, systems::integrate)

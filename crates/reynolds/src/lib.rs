@@ -6,8 +6,10 @@ pub use glam::Vec2;
 mod behaviors;
 mod combine;
 mod flock;
+mod level;
 mod measure;
 mod model;
+mod path;
 mod predict;
 mod wander;
 mod world;
@@ -15,8 +17,10 @@ mod world;
 pub use behaviors::*;
 pub use combine::*;
 pub use flock::*;
+pub use level::*;
 pub use measure::*;
 pub use model::*;
+pub use path::*;
 pub use predict::*;
 pub use wander::*;
 pub use world::*;
@@ -63,6 +67,14 @@ pub mod defaults {
     /// In priority combination, a group's force counts when it is longer
     /// than this, in pixels a second per second (1% of the max force).
     pub const PRIORITY_THRESHOLD: f32 = 3.8;
+    /// Avoidance looks this many seconds ahead at the agent's speed.
+    pub const LOOK_AHEAD_TIME: f32 = 0.5;
+    /// ...but never less than this far, in pixels, so a stopped agent still
+    /// sees what is in front of it.
+    pub const MIN_LOOK_AHEAD: f32 = 40.0;
+    /// The gap, in pixels, avoidance keeps between an agent's body and an
+    /// obstacle or wall.
+    pub const CLEARANCE: f32 = 4.0;
     /// The Critters window, which the agents wrap around, in pixels.
     pub const WORLD_SIZE: [f32; 2] = [1000.0, 700.0];
 }

@@ -369,3 +369,56 @@ proptest! {
         }
     }
 }
+
+fn shape() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        (vec(any_finite()), any_finite()).prop_map(|(center, radius)| Shape::Circle {
+            center,
+            radius: radius.abs()
+        }),
+        (vec(any_finite()), vec(any_finite())).prop_map(|(a, b)| Shape::Wall { a, b }),
+    ]
+}
+
+proptest! {
+    /// Avoidance, containment and path following: any finite geometry, any
+    /// agent state at all, and out comes a finite answer, never a panic.
+    #[test]
+    fn level_geometry_gives_finite_answers(
+        shape in shape(),
+        from in vec(any_finite()),
+        dir in vec(any_float()),
+        radius in any_float(),
+        length in any_float(),
+        speed in any_float(),
+        left in any::<bool>(),
+        points in proptest::collection::vec(vec(any_finite()), 0..6),
+        looped in any::<bool>(),
+        cursor in any_float(),
+        vel in vec(any_float()),
+    ) {
+        let unit = direction(dir);
+        let unit = if unit == Vec2::ZERO { Vec2::X } else { unit };
+        let probe = Probe { from, dir: unit, length: sanitize_limit(length), radius: sanitize_limit(radius) };
+        if let Some(t) = probe.hit(&shape) {
+            prop_assert!(t.is_finite() && t >= 0.0, "hit at {t}");
+        }
+        let side = if left { Side::Left } else { Side::Right };
+        let hit = probe.hit(&shape).unwrap_or(probe.length);
+        let way = avoid(&shape, side, from, unit, radius, hit, length, speed);
+        prop_assert!(way.is_finite(), "avoid gave {way}");
+        // (Each component, not the length, whose square overflows for
+        // speeds past 1e19.)
+        prop_assert!(way.abs().max_element() <= sanitize_speed(speed) * 1.001 + 1e-3);
+        if let Some(back) = come_back_inside(from, &points, speed) {
+            prop_assert!(back.is_finite());
+        }
+        let path = Polyline::new(points.iter().copied(), looped);
+        prop_assert!(path.length().is_finite());
+        let step = follow_path(&path, from, vel, cursor, speed, radius, length);
+        prop_assert!(step.desired.is_finite() && step.cursor.is_finite() && step.aim.is_finite(),
+            "{step:?}");
+        let start = if cursor.is_finite() { cursor.max(0.0) } else { 0.0 };
+        prop_assert!(step.cursor >= start, "the cursor went back: {} < {start}", step.cursor);
+    }
+}

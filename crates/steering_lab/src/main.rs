@@ -9,7 +9,9 @@ use bevy_reynolds::Combine;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use steering_lab::bench::BENCH_HZ;
-use steering_lab::{BehaviorKind, MAX_STEPS, Report, Scenario, Soak, all_checks, format_table};
+use steering_lab::{
+    BehaviorKind, Level, MAX_STEPS, Report, Scenario, Soak, all_checks, format_table,
+};
 
 #[derive(Parser)]
 #[command(name = "steering-lab", version, about)]
@@ -94,6 +96,50 @@ fn parse_pair(text: &str) -> Result<Vec2, String> {
     Ok(Vec2::new(number(x)?, number(y)?))
 }
 
+/// Numbers separated by commas.
+fn parse_numbers(text: &str) -> Result<Vec<f32>, String> {
+    text.split(',')
+        .map(|s| {
+            s.trim()
+                .parse::<f32>()
+                .map_err(|_| format!("'{}' in '{text}' is not a number", s.trim()))
+        })
+        .collect()
+}
+
+/// An obstacle written `circle:X,Y,R`.
+fn parse_obstacle(text: &str) -> Result<(Vec2, f32), String> {
+    let numbers = text
+        .strip_prefix("circle:")
+        .ok_or_else(|| format!("expected circle:X,Y,R, not '{text}'"))?;
+    match parse_numbers(numbers)?[..] {
+        [x, y, r] => Ok((Vec2::new(x, y), r)),
+        _ => Err(format!(
+            "a circle needs X,Y,R (three numbers), not '{text}'"
+        )),
+    }
+}
+
+/// Four numbers: a wall's ends, or a rectangle's corners.
+fn parse_four(text: &str) -> Result<(Vec2, Vec2), String> {
+    match parse_numbers(text)?[..] {
+        [x0, y0, x1, y1] => Ok((Vec2::new(x0, y0), Vec2::new(x1, y1))),
+        _ => Err(format!("expected four numbers X0,Y0,X1,Y1, not '{text}'")),
+    }
+}
+
+/// Points written `x,y;x,y;...` (one flag's value, not a list of values).
+#[derive(Clone, Debug)]
+struct Points(Vec<Vec2>);
+
+fn parse_points(text: &str) -> Result<Points, String> {
+    text.split(';')
+        .filter(|p| !p.trim().is_empty())
+        .map(parse_pair)
+        .collect::<Result<_, _>>()
+        .map(Points)
+}
+
 fn parse_combine(text: &str) -> Result<Combine, String> {
     match text {
         "weighted" => Ok(Combine::Weighted),
@@ -116,7 +162,7 @@ fn parse_behavior(text: &str) -> Result<BehaviorKind, String> {
 
 #[derive(Args)]
 struct ScenarioArgs {
-    /// seek, arrive, flee, pursue, evade, wander or graze.
+    /// seek, arrive, flee, pursue, evade, wander, graze or path.
     #[arg(long, default_value = "arrive", value_parser = parse_behavior)]
     behavior: BehaviorKind,
     /// The agent's start, X,Y in pixels.
@@ -172,6 +218,27 @@ struct ScenarioArgs {
     /// or priority (the first group that asks for something).
     #[arg(long, default_value = "weighted", value_parser = parse_combine)]
     combine: Combine,
+    /// A circle to avoid, circle:X,Y,R (repeatable).
+    #[arg(long, value_parser = parse_obstacle, allow_hyphen_values = true)]
+    obstacle: Vec<(Vec2, f32)>,
+    /// A wall to avoid, X1,Y1,X2,Y2 (repeatable).
+    #[arg(long, value_parser = parse_four, allow_hyphen_values = true)]
+    wall: Vec<(Vec2, Vec2)>,
+    /// Keep the agent inside this rectangle, X0,Y0,X1,Y1.
+    #[arg(long, value_parser = parse_four, allow_hyphen_values = true, conflicts_with = "contain_polygon")]
+    contain: Option<(Vec2, Vec2)>,
+    /// Keep the agent inside this polygon, "x,y;x,y;...".
+    #[arg(long, value_parser = parse_points, allow_hyphen_values = true)]
+    contain_polygon: Option<Points>,
+    /// The path the path behavior follows, "x,y;x,y;...".
+    #[arg(long, value_parser = parse_points, allow_hyphen_values = true)]
+    path: Option<Points>,
+    /// The path's radius, in pixels.
+    #[arg(long, default_value_t = 20.0, allow_hyphen_values = true)]
+    path_radius: f32,
+    /// The path loops back to its start.
+    #[arg(long = "loop")]
+    path_loop: bool,
     /// Print the JSON report (the only output format; accepted for clarity).
     #[arg(long)]
     json: bool,
@@ -201,6 +268,20 @@ impl ScenarioArgs {
             mass: self.mass,
             max_turn_rate_deg_s: self.max_turn_rate,
             combine: self.combine,
+            level: Level {
+                circles: self.obstacle.clone(),
+                walls: self.wall.clone(),
+                contain: self
+                    .contain
+                    .map(|(min, max)| {
+                        let (lo, hi) = (min.min(max), min.max(max));
+                        vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]
+                    })
+                    .or_else(|| self.contain_polygon.clone().map(|p| p.0)),
+                path: self.path.clone().map(|p| p.0).unwrap_or_default(),
+                path_radius: self.path_radius,
+                path_loop: self.path_loop,
+            },
         }
     }
 }
@@ -215,6 +296,12 @@ fn report_json(report: &Report) -> serde_json::Value {
         "final_vel": [last.vel.x, last.vel.y],
         "max_speed": report.max_speed,
         "max_turn_rate_deg_s": report.max_turn_rate_deg_s,
+        "min_clearance_px": report.min_clearance_px,
+        "reached": report.reach_s.is_some(),
+        "reach_s": report.reach_s,
+        "max_cross_track_px": report.max_cross_track_px,
+        "lap_s": report.lap_s,
+        "max_outside_px": report.max_outside_px,
         "steps": report.steps,
     })
 }

@@ -2,6 +2,7 @@
 //! [`SteeringPlugin`], with the metrics the chapter quotes.
 
 use std::fmt;
+use std::sync::Arc;
 
 use bevy::app::TaskPoolOptions;
 use bevy::prelude::*;
@@ -27,11 +28,14 @@ pub enum BehaviorKind {
     Wander,
     /// [`Behavior::Graze`].
     Graze,
+    /// [`FollowPath`] along the scenario's [`Level::path`] (and no other
+    /// behavior).
+    Path,
 }
 
 impl BehaviorKind {
     /// Every kind, in the order of the command line's help.
-    pub const ALL: [BehaviorKind; 7] = [
+    pub const ALL: [BehaviorKind; 8] = [
         BehaviorKind::Seek,
         BehaviorKind::Arrive,
         BehaviorKind::Flee,
@@ -39,6 +43,7 @@ impl BehaviorKind {
         BehaviorKind::Evade,
         BehaviorKind::Wander,
         BehaviorKind::Graze,
+        BehaviorKind::Path,
     ];
 
     /// The lowercase name used on the command line.
@@ -51,6 +56,7 @@ impl BehaviorKind {
             BehaviorKind::Evade => "evade",
             BehaviorKind::Wander => "wander",
             BehaviorKind::Graze => "graze",
+            BehaviorKind::Path => "path",
         }
     }
 
@@ -70,7 +76,93 @@ impl BehaviorKind {
             BehaviorKind::Evade => Behavior::Evade(target),
             BehaviorKind::Wander => Behavior::Wander,
             BehaviorKind::Graze => Behavior::Graze(target),
+            BehaviorKind::Path => Behavior::Idle,
         }
+    }
+}
+
+/// What a scenario's world holds besides the agent and its target: rocks,
+/// walls, an area to stay in and a path to follow.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Level {
+    /// Circles, as centre and radius, in pixels.
+    pub circles: Vec<(Vec2, f32)>,
+    /// Walls, as their two ends.
+    pub walls: Vec<(Vec2, Vec2)>,
+    /// A polygon the agent is kept inside.
+    pub contain: Option<Vec<Vec2>>,
+    /// A path's points, for [`BehaviorKind::Path`].
+    pub path: Vec<Vec2>,
+    /// The path's radius, in pixels.
+    pub path_radius: f32,
+    /// Whether the path loops back to its start.
+    pub path_loop: bool,
+}
+
+impl Level {
+    /// Whether it has anything to avoid.
+    fn has_obstacles(&self) -> bool {
+        !self.circles.is_empty() || !self.walls.is_empty()
+    }
+
+    /// The least distance from a body of `radius` at `p` to any circle or
+    /// wall (negative: inside one).
+    pub fn clearance(&self, p: Vec2, radius: f32) -> f32 {
+        let circles = self
+            .circles
+            .iter()
+            .map(|(c, r)| p.distance(*c) - r - radius);
+        let walls = self
+            .walls
+            .iter()
+            .map(|(a, b)| p.distance(bevy_reynolds::model::closest_on_segment(p, *a, *b)) - radius);
+        circles.chain(walls).fold(f32::INFINITY, f32::min)
+    }
+
+    fn validate(&self) -> Result<(), ScenarioError> {
+        for (c, r) in &self.circles {
+            if !(c.is_finite() && r.is_finite() && *r > 0.0) {
+                return Err(ScenarioError {
+                    field: "obstacle",
+                    message: format!(
+                        "a circle needs a finite centre and a positive radius, not {},{} radius {r}",
+                        c.x, c.y
+                    ),
+                });
+            }
+        }
+        for (a, b) in &self.walls {
+            if !(a.is_finite() && b.is_finite()) {
+                return Err(ScenarioError {
+                    field: "wall",
+                    message: format!("a wall's ends must be finite, not {a} and {b}"),
+                });
+            }
+        }
+        if let Some(points) = &self.contain
+            && (points.len() < 3 || points.iter().any(|p| !p.is_finite()))
+        {
+            return Err(ScenarioError {
+                field: "contain-polygon",
+                message: format!(
+                    "an area needs 3 or more finite corners, not {}",
+                    points.len()
+                ),
+            });
+        }
+        if self.path.iter().any(|p| !p.is_finite()) {
+            return Err(ScenarioError {
+                field: "path",
+                message: "a path's points must be finite".to_string(),
+            });
+        }
+        if !(self.path_radius.is_finite() && self.path_radius >= 0.0) {
+            return Err(ScenarioError {
+                field: "path-radius",
+                message: format!("must be 0 or more and finite, not {}", self.path_radius),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -117,6 +209,8 @@ pub struct Scenario {
     pub max_turn_rate_deg_s: f32,
     /// How the agent's steering forces combine.
     pub combine: Combine,
+    /// Obstacles, walls, an area and a path.
+    pub level: Level,
 }
 
 impl Default for Scenario {
@@ -140,6 +234,7 @@ impl Default for Scenario {
             mass: defaults::MASS,
             max_turn_rate_deg_s: f32::INFINITY,
             combine: Combine::Weighted,
+            level: Level::default(),
         }
     }
 }
@@ -214,6 +309,8 @@ pub struct Sample {
     pub heading: Vec2,
     /// The target's position.
     pub target: Vec2,
+    /// The path cursor's arc length (0 without a path).
+    pub cursor: f32,
 }
 
 /// What a scenario measured.
@@ -233,6 +330,19 @@ pub struct Report {
     /// The fastest the agent's heading turned in any one step, in degrees a
     /// second: the largest |Δheading| / dt over the run.
     pub max_turn_rate_deg_s: f32,
+    /// The least distance between the body's edge and any circle or wall
+    /// over every step, in pixels (negative: it went in); `None` without
+    /// obstacles.
+    pub min_clearance_px: Option<f32>,
+    /// The first time the agent was within 5 px of the target, or of the end
+    /// of an open path, in seconds.
+    pub reach_s: Option<f64>,
+    /// The farthest the agent was from its path, in pixels.
+    pub max_cross_track_px: Option<f32>,
+    /// When the cursor first went once round a looped path, in seconds.
+    pub lap_s: Option<f64>,
+    /// The farthest the agent was outside its area, in pixels.
+    pub max_outside_px: Option<f32>,
     /// Fixed steps run.
     pub steps: u64,
     /// Every step, in order; the last is the final state.
@@ -390,6 +500,13 @@ impl Scenario {
         finite_pair("start-vel", self.start_vel)?;
         finite_pair("target", self.target)?;
         finite_pair("target-vel", self.target_vel)?;
+        self.level.validate()?;
+        if self.behavior == BehaviorKind::Path && self.level.path.is_empty() {
+            return Err(ScenarioError {
+                field: "path",
+                message: "the path behavior needs a --path".to_string(),
+            });
+        }
         if self.steps() > MAX_STEPS {
             return Err(ScenarioError {
                 field: "seconds",
@@ -456,6 +573,29 @@ impl Scenario {
                 Heading(facing),
             ))
             .id();
+        let level = &self.level;
+        for (center, radius) in &level.circles {
+            world.spawn((Obstacle::circle(*radius), Position(*center)));
+        }
+        for (a, b) in &level.walls {
+            world.spawn((Obstacle::wall(*a, *b), Position(Vec2::ZERO)));
+        }
+        if let Some(points) = &level.contain {
+            world
+                .entity_mut(agent)
+                .insert(Containment::polygon(points.iter().copied()));
+        }
+        let path = (!level.path.is_empty()).then(|| {
+            Arc::new(SteeringPath::new(
+                level.path.iter().copied(),
+                level.path_loop,
+            ))
+        });
+        if let (BehaviorKind::Path, Some(path)) = (self.behavior, &path) {
+            world
+                .entity_mut(agent)
+                .insert(FollowPath::new(path.clone(), level.path_radius));
+        }
 
         let dt = 1.0 / self.hz;
         let mut trajectory = Vec::with_capacity(self.steps() as usize + 1);
@@ -465,6 +605,7 @@ impl Scenario {
             vel: self.start_vel,
             heading: facing.as_vec2(),
             target: self.target,
+            cursor: 0.0,
         });
         run_steps(&mut app, self.steps(), |world| {
             let t = trajectory.len() as f64 * dt;
@@ -476,12 +617,13 @@ impl Scenario {
                     .get::<Heading>(agent)
                     .map_or(Vec2::NAN, |h| h.0.as_vec2()),
                 target: world.get::<Position>(target).map_or(Vec2::NAN, |p| p.0),
+                cursor: world.get::<FollowPath>(agent).map_or(0.0, |f| f.cursor),
             });
         });
-        Ok(self.measure(trajectory))
+        Ok(self.measure(trajectory, path.as_deref()))
     }
 
-    fn measure(&self, trajectory: Vec<Sample>) -> Report {
+    fn measure(&self, trajectory: Vec<Sample>, path: Option<&SteeringPath>) -> Report {
         let along = (self.target - self.start).normalize_or_zero();
         let overshoot_px = trajectory
             .iter()
@@ -511,7 +653,49 @@ impl Scenario {
                 a.perp_dot(b).atan2(a.dot(b)).abs().to_degrees() * self.hz as f32
             })
             .fold(0.0f32, f32::max);
+        let level = &self.level;
+        let min_clearance_px = level.has_obstacles().then(|| {
+            trajectory
+                .iter()
+                .map(|s| level.clearance(s.pos, self.radius))
+                .fold(f32::INFINITY, f32::min)
+        });
+        // The path's end, or else the target, is what the agent reaches.
+        let goal = |s: &Sample| match path {
+            Some(path) if self.behavior == BehaviorKind::Path => {
+                (!path.is_looped()).then(|| path.point_at(path.length()))
+            }
+            _ => Some(s.target),
+        };
+        let reach_s = trajectory
+            .iter()
+            .find(|s| goal(s).is_some_and(|g| s.pos.distance(g) <= 5.0))
+            .map(|s| s.t);
+        let followed = path.filter(|_| self.behavior == BehaviorKind::Path);
+        let max_cross_track_px = followed.map(|path| {
+            trajectory
+                .iter()
+                .map(|s| path.distance(s.pos))
+                .fold(0.0f32, f32::max)
+        });
+        let lap_s = followed.filter(|path| path.is_looped()).and_then(|path| {
+            trajectory
+                .iter()
+                .find(|s| s.cursor >= path.length())
+                .map(|s| s.t)
+        });
+        let max_outside_px = level.contain.as_ref().map(|points| {
+            trajectory
+                .iter()
+                .map(|s| bevy_reynolds::model::outside_by(s.pos, points))
+                .fold(0.0f32, f32::max)
+        });
         Report {
+            min_clearance_px,
+            reach_s,
+            max_cross_track_px,
+            lap_s,
+            max_outside_px,
             overshoot_px,
             settle_s,
             catch_s,

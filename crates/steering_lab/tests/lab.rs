@@ -83,6 +83,10 @@ fn every_behavior_runs() {
             behavior,
             start: Vec2::new(-100.0, 0.0),
             seconds: 2.0,
+            level: steering_lab::Level {
+                path: vec![Vec2::ZERO, Vec2::new(200.0, 0.0)],
+                ..Default::default()
+            },
             ..Default::default()
         }
         .run()
@@ -178,9 +182,15 @@ fn the_cli_prints_one_json_object_with_exactly_the_fields() {
             "catch_s",
             "final_pos",
             "final_vel",
+            "lap_s",
+            "max_cross_track_px",
+            "max_outside_px",
             "max_speed",
             "max_turn_rate_deg_s",
+            "min_clearance_px",
             "overshoot_px",
+            "reach_s",
+            "reached",
             "settle_s",
             "steps"
         ]
@@ -270,6 +280,27 @@ fn the_cli_rejects_bad_input_with_one_line_naming_the_flag() {
             "--max-turn-rate",
         ),
         (&["scenario", "--combine", "average"][..], "--combine"),
+        (&["scenario", "--obstacle", "circle:1,2"][..], "--obstacle"),
+        (
+            &["scenario", "--obstacle", "circle:1,2,-5"][..],
+            "--obstacle",
+        ),
+        (
+            &["scenario", "--obstacle", "circle:nan,2,5"][..],
+            "--obstacle",
+        ),
+        (&["scenario", "--wall", "0,0,1"][..], "--wall"),
+        (&["scenario", "--wall", "0,0,1,nan"][..], "--wall"),
+        (
+            &["scenario", "--contain-polygon", "0,0;1,1"][..],
+            "--contain-polygon",
+        ),
+        (&["scenario", "--path", "0,0;x,1"][..], "--path"),
+        (&["scenario", "--behavior", "path"][..], "--path"),
+        (
+            &["scenario", "--path-radius", "-2", "--path", "0,0;1,0"][..],
+            "--path-radius",
+        ),
     ] {
         let (code, out, err) = lab(args);
         assert_ne!(code, 0, "{args:?} was accepted");
@@ -347,4 +378,55 @@ fn a_soak_reports_memory_that_stays_bounded() {
     assert_eq!(report.spawned, 1_600);
     assert!(report.second_half_peak_bytes <= report.first_half_peak_bytes * 11 / 10);
     assert!(report.peak_grid_bytes > 0 && report.peak_trail_bytes > 0);
+}
+
+#[test]
+fn the_cli_runs_a_level_and_reports_it() {
+    // A rock in the way, a wall beside it, an area: clear of all, it arrives.
+    let (code, out, err) = lab(&[
+        "scenario",
+        "--behavior",
+        "seek",
+        "--start",
+        "0,0",
+        "--target",
+        "400,0",
+        "--radius",
+        "10",
+        "--obstacle",
+        "circle:200,6,40",
+        "--wall",
+        "300,-200,300,-120",
+        "--contain",
+        "-100,-300,600,300",
+        "--seconds",
+        "6",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert!(json["min_clearance_px"].as_f64().unwrap() >= 0.0, "{json}");
+    assert_eq!(json["reached"], true, "{json}");
+    assert_eq!(json["max_outside_px"].as_f64().unwrap(), 0.0, "{json}");
+    // A looped path: lapped, and never far off it.
+    let (code, out, err) = lab(&[
+        "scenario",
+        "--behavior",
+        "path",
+        "--start",
+        "0,0",
+        "--path",
+        "0,0;400,0;400,300;0,300",
+        "--path-radius",
+        "20",
+        "--loop",
+        "--seconds",
+        "10",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert!(json["lap_s"].as_f64().unwrap() < 10.0, "{json}");
+    assert!(
+        json["max_cross_track_px"].as_f64().unwrap() < 60.0,
+        "{json}"
+    );
 }

@@ -1,0 +1,629 @@
+//! A level: [`Obstacle`]s (rocks and walls) every agent steers round,
+//! [`Containment`] that keeps an agent inside an area, and [`FollowPath`].
+//!
+//! ```
+//! use std::sync::Arc;
+//! use bevy::prelude::*;
+//! use bevy_reynolds::prelude::*;
+//! use bevy_reynolds::Position;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, SteeringPlugin::default()));
+//! // A rock, placed by its Transform (or a Position).
+//! app.world_mut().spawn((Obstacle::circle(40.0), Transform::from_xyz(200.0, 0.0, 0.0)));
+//! // A wall, its ends relative to where the entity is.
+//! app.world_mut().spawn((Obstacle::wall(Vec2::new(0.0, -100.0), Vec2::new(0.0, 100.0)), Transform::from_xyz(500.0, 0.0, 0.0)));
+//! // A patroller on a loop, kept inside a field.
+//! let beat = Arc::new(SteeringPath::new([Vec2::ZERO, Vec2::new(300.0, 0.0), Vec2::new(300.0, 200.0)], true));
+//! app.world_mut().spawn((
+//!     SteeringAgent,
+//!     FollowPath::new(beat, 20.0),
+//!     Containment::rect(Vec2::new(-400.0, -300.0), Vec2::new(400.0, 300.0)),
+//!     Position::new(0.0, 0.0),
+//! ));
+//! app.update();
+//! ```
+//!
+//! Avoidance and containment ask for their steering in
+//! [`Priority::Critical`]. With [`Combine::Priority`] that group wins
+//! whenever it asks for anything; with the weighted sum (the default), an
+//! avoiding agent's steering *replaces* the sum of the rest while it avoids,
+//! since any other behavior pulling the other way would otherwise outvote it
+//! and take the agent into the rock.
+
+use std::sync::Arc;
+
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use reynolds::{self as model, Polyline, Probe, Shape, Side};
+
+use crate::components::{Heading, Position, SteeringAccumulator, SteeringAgent, Velocity};
+use crate::ground::{GroundPlane, SteeringLengthUnit};
+use crate::params::{Combine, Priority, SteeringParams};
+
+/// A path to follow: the engine-free [`Polyline`], shared between followers
+/// with an [`Arc`].
+pub type SteeringPath = Polyline;
+
+/// Something agents must not walk into: a circle, a wall, or a closed
+/// polygon of walls, placed by the entity's [`Position`] (if it has one)
+/// or its [`GlobalTransform`] on the ground. Walls are seen from both sides.
+/// It may move: the plugin indexes every obstacle where it is each step.
+///
+/// Every agent avoids every obstacle, unless it has [`IgnoreObstacles`].
+#[derive(Component, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub enum Obstacle {
+    /// A disc of this radius round the entity.
+    Circle {
+        /// Its radius, in pixels (world units).
+        radius: f32,
+    },
+    /// A wall between two points given relative to the entity.
+    Wall {
+        /// One end.
+        a: Vec2,
+        /// The other.
+        b: Vec2,
+    },
+    /// A closed ring of walls through these points, relative to the entity.
+    Polygon {
+        /// Its corners, in order.
+        points: Vec<Vec2>,
+    },
+}
+
+impl Obstacle {
+    /// A circle of `radius`.
+    pub fn circle(radius: f32) -> Self {
+        Self::Circle { radius }
+    }
+
+    /// A wall from `a` to `b`.
+    pub fn wall(a: Vec2, b: Vec2) -> Self {
+        Self::Wall { a, b }
+    }
+
+    /// A closed polygon of walls through `points`.
+    pub fn polygon(points: impl IntoIterator<Item = Vec2>) -> Self {
+        Self::Polygon {
+            points: points.into_iter().collect(),
+        }
+    }
+
+    /// What is wrong with it, if anything: a negative or non-finite radius
+    /// or point, or a polygon of fewer than three points.
+    pub fn problem(&self) -> Option<String> {
+        match self {
+            Obstacle::Circle { radius } if !(radius.is_finite() && *radius >= 0.0) => Some(
+                format!("a circle's radius must be 0 or more and finite, not {radius}"),
+            ),
+            Obstacle::Wall { a, b } if !(a.is_finite() && b.is_finite()) => {
+                Some(format!("a wall's ends must be finite, not {a} and {b}"))
+            }
+            Obstacle::Polygon { points } if points.len() < 3 => Some(format!(
+                "a polygon needs 3 points or more, not {}",
+                points.len()
+            )),
+            Obstacle::Polygon { points } if points.iter().any(|p| !p.is_finite()) => {
+                Some("a polygon's points must be finite".to_string())
+            }
+            _ => None,
+        }
+    }
+
+    /// Each shape it is made of, placed by `place` (local to world ground).
+    fn for_each_shape(&self, place: impl Fn(Vec2) -> Vec2, mut each: impl FnMut(Shape)) {
+        match self {
+            Obstacle::Circle { radius } => each(Shape::Circle {
+                center: place(Vec2::ZERO),
+                radius: *radius,
+            }),
+            Obstacle::Wall { a, b } => each(Shape::Wall {
+                a: place(*a),
+                b: place(*b),
+            }),
+            Obstacle::Polygon { points } => {
+                for (i, a) in points.iter().enumerate() {
+                    let b = points[(i + 1) % points.len()];
+                    each(Shape::Wall {
+                        a: place(*a),
+                        b: place(b),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// An agent with this does not avoid [`Obstacle`]s (it still keeps to its
+/// [`Containment`]).
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct IgnoreObstacles;
+
+/// Keeps an agent inside a closed polygon (a rectangle, say): an alternative
+/// to wrapping. The edges are walls seen from inside, and an agent outside
+/// steers straight back in.
+#[derive(Component, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct Containment {
+    /// The area's corners, in order, in world units on the ground.
+    pub points: Vec<Vec2>,
+}
+
+impl Containment {
+    /// The rectangle from `min` to `max`.
+    pub fn rect(min: Vec2, max: Vec2) -> Self {
+        Self::polygon([min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)])
+    }
+
+    /// The polygon through `points`.
+    pub fn polygon(points: impl IntoIterator<Item = Vec2>) -> Self {
+        Self {
+            points: points.into_iter().collect(),
+        }
+    }
+
+    /// Whether `p` is inside (a polygon of fewer than 3 points has no
+    /// inside, and contains nothing).
+    pub fn contains(&self, p: Vec2) -> bool {
+        model::inside_polygon(p, &self.points)
+    }
+
+    /// How far outside `p` is: 0 inside.
+    pub fn outside_by(&self, p: Vec2) -> f32 {
+        if self.points.len() < 3 {
+            return 0.0;
+        }
+        model::outside_by(p, &self.points)
+    }
+}
+
+/// Follows a path: seeks a point a little ahead of its cursor, which only
+/// moves forward (see [`follow_path`](model::follow_path)). Its steering
+/// goes into [`Priority::Normal`], with the agent's [`Behavior`] if it has
+/// one (give it none, or `Behavior::Idle`, to only follow).
+///
+/// [`Behavior`]: crate::Behavior
+#[derive(Component, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct FollowPath {
+    /// The path, shared.
+    #[reflect(ignore)]
+    pub path: Arc<SteeringPath>,
+    /// How far off the path counts as on it, in pixels: the cursor looks at
+    /// least this far ahead.
+    pub radius: f32,
+    /// How far along the path the agent is, in pixels of arc length (past
+    /// the length on a looped path: each lap adds the length).
+    pub cursor: f32,
+    /// Where the agent aimed in its last step.
+    pub aim: Vec2,
+}
+
+impl FollowPath {
+    /// Follows `path`, `radius` wide, from its start.
+    pub fn new(path: Arc<SteeringPath>, radius: f32) -> Self {
+        Self {
+            path,
+            radius,
+            cursor: 0.0,
+            aim: Vec2::ZERO,
+        }
+    }
+
+    /// How many laps of a looped path the cursor has made.
+    pub fn laps(&self) -> u32 {
+        if self.path.is_looped() && self.path.length() > 0.0 {
+            (self.cursor / self.path.length()) as u32
+        } else {
+            0
+        }
+    }
+}
+
+/// Which obstacle an agent last steered round, and on which side: kept while
+/// the same obstacle is the first in its way, so an agent whose goal is
+/// straight behind a rock does not dither left and right.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct AvoidanceMemory {
+    /// The obstacle entity and which of its parts (a polygon's edge), or
+    /// `None` when nothing was in the way.
+    pub obstacle: Option<(Entity, u32)>,
+    /// Passing it on the left (`true`) or the right.
+    pub left: bool,
+    /// The probe's length in the last step, for drawing.
+    pub look_ahead: f32,
+    /// The direction it looked in, for drawing.
+    pub looking: Vec2,
+}
+
+/// Every obstacle's shapes where they are this step, in a uniform grid so
+/// an agent only tests those near its probe. Rebuilt in
+/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare).
+#[derive(Resource, Debug, Default)]
+pub struct ObstacleIndex {
+    shapes: Vec<(Entity, u32, Shape)>,
+    cell: f32,
+    cells: HashMap<IVec2, Vec<u32>>,
+    /// Shapes too big for the grid, tested by every probe.
+    big: Vec<u32>,
+}
+
+/// How many more times avoidance looks along the way it chose, in case
+/// that way leads into another obstacle.
+const AVOID_PASSES: usize = 3;
+
+/// A shape that would cover more cells than this is tested by every probe.
+const MAX_CELLS: i64 = 256;
+
+impl ObstacleIndex {
+    /// Every shape, with its entity and part.
+    pub fn shapes(&self) -> impl Iterator<Item = (Entity, u32, Shape)> + '_ {
+        self.shapes.iter().copied()
+    }
+
+    /// Whether there is no obstacle at all.
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+
+    fn cell_range(&self, min: Vec2, max: Vec2) -> Option<(IVec2, IVec2)> {
+        let lo = (min / self.cell).floor();
+        let hi = (max / self.cell).floor();
+        let span = (hi - lo).as_i64vec2();
+        if !(lo.is_finite() && hi.is_finite())
+            || lo.abs().max_element() > 1e6
+            || hi.abs().max_element() > 1e6
+            || (span.x + 1) * (span.y + 1) > MAX_CELLS
+        {
+            return None;
+        }
+        Some((lo.as_ivec2(), hi.as_ivec2()))
+    }
+
+    fn rebuild(&mut self, cell: f32) {
+        self.cell = if cell.is_finite() && cell > 0.0 {
+            cell
+        } else {
+            64.0
+        };
+        // Cells no shape used last time go; the rest keep their memory.
+        self.cells.retain(|_, list| !list.is_empty());
+        self.cells.values_mut().for_each(Vec::clear);
+        self.big.clear();
+        for i in 0..self.shapes.len() {
+            let (min, max) = self.shapes[i].2.bounds();
+            match self.cell_range(min, max) {
+                Some((lo, hi)) => {
+                    for y in lo.y..=hi.y {
+                        for x in lo.x..=hi.x {
+                            self.cells
+                                .entry(IVec2::new(x, y))
+                                .or_default()
+                                .push(i as u32);
+                        }
+                    }
+                }
+                None => self.big.push(i as u32),
+            }
+        }
+    }
+
+    /// The first shape the probe's swept body touches: its entity and part,
+    /// the shape, and how far along the probe.
+    pub fn first_hit(&self, probe: &Probe) -> Option<(Entity, u32, Shape, f32)> {
+        let mut best: Option<(u32, f32)> = None;
+        let mut test = |i: u32| {
+            let shape = &self.shapes[i as usize].2;
+            if let Some(t) = probe.hit(shape)
+                && best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b))
+            {
+                best = Some((i, t));
+            }
+        };
+        let end = probe.from + probe.dir * probe.length;
+        let reach = Vec2::splat(probe.radius);
+        match self.cell_range(probe.from.min(end) - reach, probe.from.max(end) + reach) {
+            Some((lo, hi)) => {
+                for y in lo.y..=hi.y {
+                    for x in lo.x..=hi.x {
+                        if let Some(list) = self.cells.get(&IVec2::new(x, y)) {
+                            list.iter().copied().for_each(&mut test);
+                        }
+                    }
+                }
+                self.big.iter().copied().for_each(&mut test);
+            }
+            // A probe too long for the grid tests everything.
+            None => (0..self.shapes.len() as u32).for_each(&mut test),
+        }
+        best.map(|(i, t)| {
+            let (entity, part, shape) = self.shapes[i as usize];
+            (entity, part, shape, t)
+        })
+    }
+}
+
+/// Logs a bad obstacle once, when it is added or changed.
+pub(crate) fn validate_obstacles(obstacles: Query<(Entity, &Obstacle), Changed<Obstacle>>) {
+    for (entity, obstacle) in &obstacles {
+        if let Some(problem) = obstacle.problem() {
+            warn!("obstacle {entity}: {problem}; it is ignored");
+        }
+    }
+}
+
+/// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
+/// every obstacle's shapes, where they are now, into the [`ObstacleIndex`].
+pub(crate) fn index_obstacles(
+    ground: Res<GroundPlane>,
+    unit: Res<SteeringLengthUnit>,
+    mut index: ResMut<ObstacleIndex>,
+    obstacles: Query<(
+        Entity,
+        &Obstacle,
+        Option<&Position>,
+        Option<&GlobalTransform>,
+    )>,
+) {
+    let index = &mut *index;
+    index.shapes.clear();
+    for (entity, obstacle, position, global) in &obstacles {
+        if obstacle.problem().is_some() {
+            continue;
+        }
+        let ground = *ground;
+        let place = |local: Vec2| match (position, global) {
+            (Some(p), _) => p.0 + local,
+            (None, Some(g)) => ground.to_ground(g.transform_point(ground.place(local, Vec3::ZERO))),
+            (None, None) => local,
+        };
+        let mut part = 0;
+        obstacle.for_each_shape(place, |shape| {
+            if shape.is_valid() {
+                index.shapes.push((entity, part, shape));
+            }
+            part += 1;
+        });
+    }
+    // Cells about the size of an agent's look-ahead.
+    index.rebuild(64.0 * unit.0);
+}
+
+/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
+/// each path follower seeks along its path, in [`Priority::Normal`].
+pub(crate) fn follow_paths(
+    mut agents: Query<
+        (
+            &Position,
+            &Velocity,
+            &SteeringParams,
+            &mut FollowPath,
+            &mut SteeringAccumulator,
+        ),
+        With<SteeringAgent>,
+    >,
+) {
+    agents
+        .par_iter_mut()
+        .for_each(|(pos, vel, params, mut follow, mut steering)| {
+            let speed = model::finite_or_zero(vel.0).length();
+            let look = (speed * params.look_ahead_time * 0.5)
+                .max(params.min_look_ahead)
+                .max(model::sanitize_limit(follow.radius));
+            let step = model::follow_path(
+                &follow.path,
+                pos.0,
+                vel.0,
+                follow.cursor,
+                params.max_speed,
+                params.slowing_radius,
+                look,
+            );
+            if follow.cursor != step.cursor || follow.aim != step.aim {
+                follow.cursor = step.cursor;
+                follow.aim = step.aim;
+            }
+            steering.add_desired(
+                Priority::Normal,
+                1.0,
+                step.desired,
+                vel.0,
+                params.response_time,
+            );
+        });
+}
+
+/// Whether there is an obstacle, or an agent kept inside an area: else
+/// avoidance has nothing to do, and does not visit every agent to find out.
+pub(crate) fn anything_to_avoid(
+    index: Res<ObstacleIndex>,
+    contained: Query<(), With<Containment>>,
+) -> bool {
+    !index.is_empty() || !contained.is_empty()
+}
+
+/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors),
+/// after every other behavior: each agent looks ahead the way the rest of
+/// its steering takes it, and steers round the first obstacle or wall in
+/// the way, and back inside its [`Containment`], in [`Priority::Critical`].
+#[allow(clippy::type_complexity)]
+pub(crate) fn avoid_obstacles(
+    index: Res<ObstacleIndex>,
+    mut agents: Query<
+        (
+            &Position,
+            &Velocity,
+            &Heading,
+            &SteeringParams,
+            Option<&Containment>,
+            Has<IgnoreObstacles>,
+            &mut AvoidanceMemory,
+            &mut SteeringAccumulator,
+        ),
+        With<SteeringAgent>,
+    >,
+) {
+    let index = &*index;
+    agents.par_iter_mut().for_each(
+        |(pos, vel, heading, params, containment, ignore, mut memory, mut steering)| {
+            let sees_obstacles = !ignore && !index.is_empty();
+            if !sees_obstacles && containment.is_none() {
+                if memory.obstacle.is_some() {
+                    memory.obstacle = None;
+                }
+                return;
+            }
+            let (pos, vel) = (pos.0, model::finite_or_zero(vel.0));
+            if !pos.is_finite() {
+                return;
+            }
+            let rt = params.response_time;
+            // Where the rest of its steering takes it.
+            let combined = params.combine.apply(&steering.0);
+            let intent = model::finite_or_zero(vel + combined * model::sanitize_response_time(rt));
+            let max_speed = model::sanitize_speed(params.max_speed);
+            let speed = intent.length().min(max_speed);
+            let dir = [intent, vel, heading.0.as_vec2()]
+                .into_iter()
+                .map(model::direction)
+                .find(|d| *d != Vec2::ZERO)
+                .unwrap_or(Vec2::X);
+            let length = (vel.length() * model::sanitize_limit(params.look_ahead_time))
+                .max(model::sanitize_limit(params.min_look_ahead));
+            let length = if length.is_finite() { length } else { 0.0 };
+            let probe = Probe {
+                from: pos,
+                dir,
+                length,
+                radius: model::sanitize_limit(params.radius)
+                    + model::sanitize_limit(params.clearance),
+            };
+            memory.look_ahead = length;
+            memory.looking = dir;
+
+            let area = containment.filter(|a| a.points.len() >= 3);
+            // Outside its area, straight back in before anything else.
+            let mut desired = area.and_then(|a| model::come_back_inside(pos, &a.points, max_speed));
+            // The first obstacle, or edge of its area (walls seen from
+            // inside), the swept body meets.
+            let first_hit = |probe: &Probe| {
+                let mut hit = if sees_obstacles {
+                    index.first_hit(probe)
+                } else {
+                    None
+                };
+                if let Some(area) = area {
+                    let n = area.points.len();
+                    for i in 0..n {
+                        let wall = Shape::Wall {
+                            a: area.points[i],
+                            b: area.points[(i + 1) % n],
+                        };
+                        if let Some(t) = probe.hit(&wall)
+                            && hit.is_none_or(|h: (Entity, u32, Shape, f32)| t < h.3)
+                        {
+                            hit = Some((Entity::PLACEHOLDER, i as u32, wall, t));
+                        }
+                    }
+                }
+                hit
+            };
+            // Look where it means to go, and where it is going: a body
+            // turning back (a seeker past its target) still slides on
+            // along its velocity for a while.
+            let moving = model::direction(vel);
+            let hit_ahead = first_hit(&probe);
+            let (probe, hit_ahead) = match moving {
+                v if v != Vec2::ZERO && v != dir => {
+                    let along = Probe { dir: v, ..probe };
+                    match (hit_ahead, first_hit(&along)) {
+                        (Some(a), Some(b)) if b.3 < a.3 => (along, Some(b)),
+                        (None, Some(b)) => (along, Some(b)),
+                        (a, _) => (probe, a),
+                    }
+                }
+                _ => (probe, hit_ahead),
+            };
+            let dir = probe.dir;
+            if desired.is_none() {
+                match hit_ahead {
+                    Some((entity, part, shape, t)) => {
+                        let side = if memory.obstacle == Some((entity, part)) {
+                            if memory.left { Side::Left } else { Side::Right }
+                        } else {
+                            Side::shorter_way_round(&shape, pos, dir)
+                        };
+                        memory.obstacle = Some((entity, part));
+                        memory.left = side == Side::Left;
+                        // Touching already: out, even if it meant to stay.
+                        let speed = if t == 0.0 {
+                            speed.max(0.5 * max_speed)
+                        } else {
+                            speed
+                        };
+                        let mut way =
+                            model::avoid(&shape, side, pos, dir, probe.radius, t, length, speed);
+                        // The way round one rock may lead into the next: look
+                        // along it, and keep turning the same way round
+                        // whatever is there, a few times at most.
+                        for _ in 0..AVOID_PASSES {
+                            let along = model::direction(way);
+                            if along == Vec2::ZERO {
+                                break;
+                            }
+                            let next = Probe {
+                                dir: along,
+                                ..probe
+                            };
+                            let Some((_, _, shape, t)) = first_hit(&next) else {
+                                break;
+                            };
+                            let speed = if t == 0.0 {
+                                speed.max(0.5 * max_speed)
+                            } else {
+                                speed
+                            };
+                            let again = model::avoid(
+                                &shape,
+                                side,
+                                pos,
+                                along,
+                                probe.radius,
+                                t,
+                                length,
+                                speed,
+                            );
+                            if again == way {
+                                break;
+                            }
+                            way = again;
+                        }
+                        desired = Some(way);
+                    }
+                    None => {
+                        if memory.obstacle.is_some() {
+                            memory.obstacle = None;
+                        }
+                    }
+                }
+            }
+            let Some(desired) = desired else {
+                return;
+            };
+            let force = model::steering(desired, vel, rt);
+            match params.combine {
+                Combine::Priority { .. } => steering.add_force(Priority::Critical, force),
+                // In a weighted sum the rest would outvote it: it replaces
+                // them while it avoids.
+                Combine::Weighted => {
+                    steering.0 = default();
+                    steering.add_force(Priority::Critical, force);
+                }
+            }
+        },
+    );
+}

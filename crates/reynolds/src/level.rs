@@ -1,0 +1,396 @@
+//! A level's geometry and the behaviors that keep an agent out of it:
+//! obstacle and wall avoidance, and containment. Each is a desired velocity,
+//! so the chapter's `(desired - vel) / response_time` applies unchanged.
+//!
+//! Avoidance looks along a *probe*: the body swept from where the agent is
+//! in the direction it means to go, as far as its look-ahead. The first
+//! circle or wall the swept body would touch is the one it steers round.
+
+use crate::model::{direction, finite_or_zero, sanitize_limit, sanitize_speed};
+use glam::Vec2;
+
+/// An obstacle an agent's body must not enter: a circle, or a wall segment
+/// (walls are seen from both sides; a closed polygon is a ring of them).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A disc around `center`.
+    Circle {
+        /// Its middle.
+        center: Vec2,
+        /// Its radius (not negative).
+        radius: f32,
+    },
+    /// A wall from `a` to `b`, of no thickness.
+    Wall {
+        /// One end.
+        a: Vec2,
+        /// The other end.
+        b: Vec2,
+    },
+}
+
+impl Shape {
+    /// The point of the shape nearest `p`.
+    #[inline]
+    pub fn closest_point(&self, p: Vec2) -> Vec2 {
+        match *self {
+            Shape::Circle { center, radius } => {
+                let out = direction(p - center);
+                // At the centre, any point of the rim is as near.
+                let out = if out == Vec2::ZERO { Vec2::X } else { out };
+                center + out * radius
+            }
+            Shape::Wall { a, b } => closest_on_segment(p, a, b),
+        }
+    }
+
+    /// How far `p` is from the shape's edge: negative inside a circle, 0 on
+    /// a wall.
+    #[inline]
+    pub fn distance(&self, p: Vec2) -> f32 {
+        match *self {
+            Shape::Circle { center, radius } => p.distance(center) - radius,
+            Shape::Wall { a, b } => p.distance(closest_on_segment(p, a, b)),
+        }
+    }
+
+    /// Whether every number in it is finite and a circle's radius is not
+    /// negative.
+    pub fn is_valid(&self) -> bool {
+        match *self {
+            Shape::Circle { center, radius } => {
+                center.is_finite() && radius.is_finite() && radius >= 0.0
+            }
+            Shape::Wall { a, b } => a.is_finite() && b.is_finite(),
+        }
+    }
+
+    /// The smallest axis-aligned box round it: (min, max).
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        match *self {
+            Shape::Circle { center, radius } => (center - radius, center + radius),
+            Shape::Wall { a, b } => (a.min(b), a.max(b)),
+        }
+    }
+}
+
+/// The point of the segment `a`–`b` nearest `p`.
+///
+/// ```
+/// # use reynolds::{closest_on_segment, Vec2};
+/// let (a, b) = (Vec2::ZERO, Vec2::new(10.0, 0.0));
+/// assert_eq!(closest_on_segment(Vec2::new(4.0, 3.0), a, b), Vec2::new(4.0, 0.0));
+/// assert_eq!(closest_on_segment(Vec2::new(-4.0, 3.0), a, b), a);
+/// ```
+#[inline]
+pub fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    // Also NaN: a segment of no (or no finite) length is its first end.
+    if len2.is_nan() || len2 <= 0.0 || len2.is_infinite() {
+        return a;
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    a + ab * t
+}
+
+/// The body swept ahead of an agent: from `from`, along the unit vector
+/// `dir`, as far as `length`, with the body's radius `radius` (plus any
+/// clearance the agent keeps).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Probe {
+    /// Where the body is now.
+    pub from: Vec2,
+    /// The way it means to go: a unit vector.
+    pub dir: Vec2,
+    /// How far ahead it looks.
+    pub length: f32,
+    /// The body's radius, plus the clearance it keeps.
+    pub radius: f32,
+}
+
+impl Probe {
+    /// How far along the probe the swept body first touches `shape`, or
+    /// `None` if it does not within the probe's length. 0 if it already
+    /// touches it.
+    #[inline]
+    pub fn hit(&self, shape: &Shape) -> Option<f32> {
+        let t = match *shape {
+            Shape::Circle { center, radius } => {
+                ray_circle(self.from, self.dir, center, radius + self.radius)
+            }
+            Shape::Wall { a, b } => ray_capsule(self.from, self.dir, a, b, self.radius),
+        }?;
+        (t <= self.length).then_some(t)
+    }
+}
+
+/// Where the ray `from + dir * t` (t ≥ 0, `dir` a unit vector) first enters
+/// the disc, 0 if it starts inside.
+#[inline]
+fn ray_circle(from: Vec2, dir: Vec2, center: Vec2, radius: f32) -> Option<f32> {
+    let to = center - from;
+    let c = to.length_squared() - radius * radius;
+    if c <= 0.0 {
+        return Some(0.0);
+    }
+    let b = to.dot(dir);
+    if b <= 0.0 {
+        return None;
+    }
+    let disc = b * b - c;
+    if disc.is_nan() || disc < 0.0 {
+        return None;
+    }
+    Some((b - disc.sqrt()).max(0.0))
+}
+
+/// Where the ray first touches the capsule round the segment `a`–`b` (the
+/// wall inflated by `radius`), 0 if it starts inside.
+#[inline]
+fn ray_capsule(from: Vec2, dir: Vec2, a: Vec2, b: Vec2, radius: f32) -> Option<f32> {
+    if from.distance(closest_on_segment(from, a, b)) <= radius {
+        return Some(0.0);
+    }
+    let mut first: Option<f32> = None;
+    let mut keep = |t: Option<f32>| {
+        if let Some(t) = t {
+            first = Some(first.map_or(t, |f| f.min(t)));
+        }
+    };
+    // The two end caps.
+    keep(ray_circle(from, dir, a, radius));
+    keep(ray_circle(from, dir, b, radius));
+    // The two long sides: lines parallel to the wall, `radius` off it.
+    let ab = b - a;
+    let len = ab.length();
+    if len > 0.0 {
+        let along = ab / len;
+        let normal = along.perp();
+        let facing = dir.dot(normal);
+        if facing != 0.0 {
+            for side in [radius, -radius] {
+                // Solve (from + dir t - a) · normal = side.
+                let t = (side - (from - a).dot(normal)) / facing;
+                if t >= 0.0 {
+                    let s = (from + dir * t - a).dot(along);
+                    if (0.0..=len).contains(&s) {
+                        keep(Some(t));
+                    }
+                }
+            }
+        }
+    }
+    first
+}
+
+/// Which way an agent goes round an obstacle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Turning left of it: the obstacle passes on the agent's right.
+    Left,
+    /// Turning right of it.
+    Right,
+}
+
+impl Side {
+    /// +1 for left (counter-clockwise), -1 for right.
+    #[inline]
+    pub fn sign(self) -> f32 {
+        match self {
+            Side::Left => 1.0,
+            Side::Right => -1.0,
+        }
+    }
+
+    /// The side that goes round `shape` the short way, for a body at `from`
+    /// heading `dir`: away from where a circle's centre lies across the
+    /// heading (exactly head-on, left), and along a wall the way the heading
+    /// already leans (see [`wall_side`]).
+    pub fn shorter_way_round(shape: &Shape, from: Vec2, dir: Vec2) -> Side {
+        match *shape {
+            Shape::Circle { center, .. } => {
+                // A circle to the left is passed on the right.
+                if dir.perp_dot(center - from) > 0.0 {
+                    Side::Right
+                } else {
+                    Side::Left
+                }
+            }
+            Shape::Wall { a, b } => wall_side(a, b, from, dir),
+        }
+    }
+}
+
+/// The desired velocity that takes a body round `shape` on `side` at
+/// `speed`, or straight out if it is already in. `hit` is how far along the
+/// probe it touches (see [`Probe::hit`]) and `length` the probe's length.
+///
+/// - A circle is passed along the tangent from the agent to the circle
+///   inflated by `radius` (the body and its clearance): the smallest turn
+///   that clears it. Inside that inflated circle, it turns further, out.
+/// - A wall is slid along, on `side`, with a push straight away from it that
+///   grows from nothing at the probe's end to everything on contact, so a
+///   body heading into it at full speed brakes before it touches.
+///
+/// ```
+/// # use reynolds::{avoid, Shape, Side, Vec2};
+/// // A rock 100 px ahead, 40 px across (body and clearance 10): pass it on
+/// // the left, along the tangent.
+/// let rock = Shape::Circle { center: Vec2::new(100.0, 0.0), radius: 30.0 };
+/// let v = avoid(&rock, Side::Left, Vec2::ZERO, Vec2::X, 10.0, 50.0, 110.0, 220.0);
+/// assert!((v.length() - 220.0).abs() < 1e-3 && v.y > 0.0);
+/// assert!((v.angle_to(Vec2::X).abs() - 40f32.atan2(91.65).abs()) < 1e-3);
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn avoid(
+    shape: &Shape,
+    side: Side,
+    from: Vec2,
+    dir: Vec2,
+    radius: f32,
+    hit: f32,
+    length: f32,
+    speed: f32,
+) -> Vec2 {
+    let speed = sanitize_speed(speed);
+    let radius = sanitize_limit(radius);
+    let s = side.sign();
+    let wanted = match *shape {
+        Shape::Circle {
+            center,
+            radius: rock,
+        } => {
+            let to = finite_or_zero(center - from);
+            let dist = to.length();
+            let reach = rock + radius;
+            let to_dir = if dist > 0.0 { to / dist } else { dir };
+            // The tangent's angle off the line to the centre; inside the
+            // inflated circle, past 90° in step with how deep, out to 180°.
+            let angle = if dist > reach {
+                (reach / dist).asin()
+            } else {
+                let depth = if reach > 0.0 {
+                    (1.0 - dist / reach).clamp(0.0, 1.0)
+                } else {
+                    1.0
+                };
+                std::f32::consts::FRAC_PI_2 * (1.0 + depth)
+            };
+            Vec2::from_angle(s * angle).rotate(to_dir)
+        }
+        Shape::Wall { a, b } => {
+            let q = closest_on_segment(from, a, b);
+            // Away from the wall, on the body's side of it.
+            let mut away = direction(from - q);
+            if away == Vec2::ZERO {
+                away = -dir;
+            }
+            // Along it, the way `side` turns from the push.
+            let along = Vec2::from_angle(-s * std::f32::consts::FRAC_PI_2).rotate(away);
+            let near = if length > 0.0 {
+                (1.0 - hit / length).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            direction(along * (1.0 - near) + away * near)
+        }
+    };
+    finite_or_zero(direction(wanted) * speed)
+}
+
+/// The side of a wall to slide along for a body heading `dir`: the way that
+/// turns it least (its heading's own component along the wall); exactly
+/// head-on, toward the wall's nearer end.
+pub fn wall_side(a: Vec2, b: Vec2, from: Vec2, dir: Vec2) -> Side {
+    let q = closest_on_segment(from, a, b);
+    let away = direction(from - q);
+    let away = if away == Vec2::ZERO { -dir } else { away };
+    // `Side::Left` slides along `away` turned clockwise (see `avoid`).
+    let left_along = -away.perp();
+    let lean = dir.dot(left_along);
+    if lean.abs() > 1e-3 {
+        return if lean > 0.0 { Side::Left } else { Side::Right };
+    }
+    let nearer_end = if from.distance_squared(a) <= from.distance_squared(b) {
+        a
+    } else {
+        b
+    };
+    if (nearer_end - q).dot(left_along) >= 0.0 {
+        Side::Left
+    } else {
+        Side::Right
+    }
+}
+
+/// Whether `p` is inside the closed polygon `points` (even-odd rule; a
+/// polygon of fewer than three points has no inside).
+///
+/// ```
+/// # use reynolds::{inside_polygon, Vec2};
+/// let square = [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0), Vec2::new(0.0, 10.0)];
+/// assert!(inside_polygon(Vec2::new(5.0, 5.0), &square));
+/// assert!(!inside_polygon(Vec2::new(15.0, 5.0), &square));
+/// ```
+pub fn inside_polygon(p: Vec2, points: &[Vec2]) -> bool {
+    if points.len() < 3 {
+        return false;
+    }
+    let mut inside = false;
+    let mut j = points.len() - 1;
+    for i in 0..points.len() {
+        let (a, b) = (points[i], points[j]);
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+            if p.x < x {
+                inside = !inside;
+            }
+        }
+        j = i;
+    }
+    inside
+}
+
+/// The point of the closed polygon's outline nearest `p`.
+pub fn closest_on_outline(p: Vec2, points: &[Vec2]) -> Option<Vec2> {
+    let n = points.len();
+    (0..n)
+        .map(|i| closest_on_segment(p, points[i], points[(i + 1) % n]))
+        .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
+}
+
+/// How far outside the closed polygon `p` is: 0 inside, else the distance
+/// to its outline.
+pub fn outside_by(p: Vec2, points: &[Vec2]) -> f32 {
+    if inside_polygon(p, points) {
+        return 0.0;
+    }
+    closest_on_outline(p, points).map_or(0.0, |q| p.distance(q))
+}
+
+/// Containment, for an agent outside its area: the desired velocity back in,
+/// at `speed`, toward the nearest point of the outline and a little past it
+/// (so it does not stop on the line). `None` if `p` is inside (then the
+/// outline's edges are walls seen from inside: see [`avoid`]).
+///
+/// ```
+/// # use reynolds::{come_back_inside, Vec2};
+/// let square = [Vec2::ZERO, Vec2::new(100.0, 0.0), Vec2::new(100.0, 100.0), Vec2::new(0.0, 100.0)];
+/// let back = come_back_inside(Vec2::new(-50.0, 50.0), &square, 220.0).unwrap();
+/// assert_eq!(back, Vec2::new(220.0, 0.0));
+/// assert_eq!(come_back_inside(Vec2::new(50.0, 50.0), &square, 220.0), None);
+/// ```
+pub fn come_back_inside(p: Vec2, points: &[Vec2], speed: f32) -> Option<Vec2> {
+    if points.len() < 3 || inside_polygon(p, points) {
+        return None;
+    }
+    let q = closest_on_outline(p, points)?;
+    let mut back = direction(q - p);
+    if back == Vec2::ZERO {
+        // On the outline itself: toward the middle of the corners.
+        let middle = points.iter().copied().sum::<Vec2>() / points.len() as f32;
+        back = direction(middle - p);
+    }
+    Some(finite_or_zero(back * sanitize_speed(speed)))
+}
