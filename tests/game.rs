@@ -356,3 +356,33 @@ fn an_agent_given_only_a_transform_starts_where_it_puts_it() {
         Vec3::new(3.0, 0.5, -2.0)
     );
 }
+
+#[test]
+fn a_still_agent_is_drawn_exactly_where_it_is_between_fixed_steps() {
+    // Frames that fall at every fraction of the way between two fixed
+    // steps: an agent that does not move must not be drawn a rounding
+    // error off, a different one each frame.
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SteeringPlugin::default()));
+    let step = app.world().resource::<Time<Fixed>>().timestep();
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        step.mul_f64(0.37),
+    ));
+    let places = [
+        Vec2::new(3.0, -2.0),
+        Vec2::new(-100.0, -50.0),
+        Vec2::new(0.1, 0.7),
+        Vec2::new(123.456, -9.87),
+    ];
+    let agents: Vec<Entity> = places
+        .iter()
+        .map(|p| app.world_mut().spawn((SteeringAgent, Position(*p))).id())
+        .collect();
+    for _ in 0..40 {
+        app.update();
+        for (agent, place) in agents.iter().zip(places) {
+            let drawn = app.world().get::<Transform>(*agent).unwrap().translation;
+            assert_eq!(drawn, place.extend(0.0));
+        }
+    }
+}

@@ -398,7 +398,13 @@ pub(crate) fn sync_transforms(
     agents
         .par_iter_mut()
         .for_each(|(pos, previous, heading, mut transform)| {
-            let drawn = previous.0.lerp(pos.0, alpha);
+            // Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent
+            // a rounding error off where it is, a different one each frame.
+            let drawn = if alpha >= 1.0 {
+                pos.0
+            } else {
+                previous.0 + (pos.0 - previous.0) * alpha
+            };
             // A position set to NaN by other code is not drawn until a step
             // has made it finite again.
             if drawn.is_finite() {
