@@ -252,10 +252,6 @@ pub struct ObstacleIndex {
     big: Vec<u32>,
 }
 
-/// How many more times avoidance looks along the way it chose, in case
-/// that way leads into another obstacle.
-const AVOID_PASSES: usize = 3;
-
 /// A shape that would cover more cells than this is tested by every probe.
 const MAX_CELLS: i64 = 256;
 
@@ -411,7 +407,7 @@ pub(crate) fn follow_paths(
         .par_iter_mut()
         .for_each(|(pos, vel, params, mut follow, mut steering)| {
             let speed = model::finite_or_zero(vel.0).length();
-            let look = (speed * params.look_ahead_time * 0.5)
+            let look = (speed * params.look_ahead_time)
                 .max(params.min_look_ahead)
                 .max(model::sanitize_limit(follow.radius));
             let step = model::follow_path(
@@ -486,6 +482,8 @@ pub(crate) fn avoid_obstacles(
             let combined = params.combine.apply(&steering.0);
             let intent = model::finite_or_zero(vel + combined * model::sanitize_response_time(rt));
             let max_speed = model::sanitize_speed(params.max_speed);
+            let max_accel =
+                model::sanitize_speed(params.max_force) / model::sanitize_mass(params.mass);
             let speed = intent.length().min(max_speed);
             let dir = [intent, vel, heading.0.as_vec2()]
                 .into_iter()
@@ -532,77 +530,74 @@ pub(crate) fn avoid_obstacles(
                 }
                 hit
             };
-            // Look where it means to go, and where it is going: a body
-            // turning back (a seeker past its target) still slides on
-            // along its velocity for a while.
+            // Look where it is going first: a body turning (a seeker past
+            // its target, a wanderer) still slides on along its velocity
+            // for a while, and that is what hits things. Where it means to
+            // go matters when that is clear (or it is still).
             let moving = model::direction(vel);
-            let hit_ahead = first_hit(&probe);
-            let (probe, hit_ahead) = match moving {
-                v if v != Vec2::ZERO && v != dir => {
-                    let along = Probe { dir: v, ..probe };
-                    match (hit_ahead, first_hit(&along)) {
-                        (Some(a), Some(b)) if b.3 < a.3 => (along, Some(b)),
-                        (None, Some(b)) => (along, Some(b)),
-                        (a, _) => (probe, a),
-                    }
-                }
-                _ => (probe, hit_ahead),
+            let along = Probe {
+                dir: moving,
+                ..probe
             };
+            let (probe, hit, sliding) =
+                match (moving != Vec2::ZERO).then(|| first_hit(&along)).flatten() {
+                    Some(hit) => (along, Some(hit), true),
+                    None => (probe, first_hit(&probe), false),
+                };
+            let intent_dir = dir;
             let dir = probe.dir;
             if desired.is_none() {
-                match hit_ahead {
+                match hit {
                     Some((entity, part, shape, t)) => {
                         let side = if memory.obstacle == Some((entity, part)) {
                             if memory.left { Side::Left } else { Side::Right }
                         } else {
-                            Side::shorter_way_round(&shape, pos, dir)
+                            // The short way round for where it means to go.
+                            Side::shorter_way_round(&shape, pos, intent_dir)
                         };
                         memory.obstacle = Some((entity, part));
                         memory.left = side == Side::Left;
-                        // Touching already: out, even if it meant to stay.
-                        let speed = if t == 0.0 {
+                        memory.looking = dir;
+                        // A way clear for the whole look-ahead, else for half
+                        // of it (and so on), at a speed it can stop from
+                        // within that distance.
+                        let mut found = None;
+                        let mut reach = probe.length;
+                        for share in [1.0, 0.5, 0.25, 0.125] {
+                            reach = probe.length * share;
+                            let short = Probe {
+                                length: reach,
+                                ..probe
+                            };
+                            found = model::clear_way(dir, side, std::f32::consts::PI, |d| {
+                                first_hit(&Probe { dir: d, ..short }).map(|h| h.3)
+                            });
+                            if found.is_some() {
+                                break;
+                            }
+                        }
+                        // Nowhere to go: it stops.
+                        let way = found.unwrap_or(Vec2::ZERO);
+                        let stoppable = (2.0 * max_accel * reach).sqrt();
+                        // The nearer the hit, the more of the force goes
+                        // into turning: only the velocity's part along the
+                        // clear way is kept, none of it pressed toward the
+                        // obstacle. Touching it, out, even if it meant to
+                        // stay.
+                        let urgency = if length > 0.0 {
+                            (1.0 - t / length).clamp(0.0, 1.0)
+                        } else {
+                            1.0
+                        };
+                        let speed = if sliding {
+                            let kept = vel.dot(way).max(0.0);
+                            speed + (kept - speed) * urgency
+                        } else if t == 0.0 {
                             speed.max(0.5 * max_speed)
                         } else {
                             speed
                         };
-                        let mut way =
-                            model::avoid(&shape, side, pos, dir, probe.radius, t, length, speed);
-                        // The way round one rock may lead into the next: look
-                        // along it, and keep turning the same way round
-                        // whatever is there, a few times at most.
-                        for _ in 0..AVOID_PASSES {
-                            let along = model::direction(way);
-                            if along == Vec2::ZERO {
-                                break;
-                            }
-                            let next = Probe {
-                                dir: along,
-                                ..probe
-                            };
-                            let Some((_, _, shape, t)) = first_hit(&next) else {
-                                break;
-                            };
-                            let speed = if t == 0.0 {
-                                speed.max(0.5 * max_speed)
-                            } else {
-                                speed
-                            };
-                            let again = model::avoid(
-                                &shape,
-                                side,
-                                pos,
-                                along,
-                                probe.radius,
-                                t,
-                                length,
-                                speed,
-                            );
-                            if again == way {
-                                break;
-                            }
-                            way = again;
-                        }
-                        desired = Some(way);
+                        desired = Some(way * speed.min(stoppable));
                     }
                     None => {
                         if memory.obstacle.is_some() {

@@ -3,10 +3,12 @@
 //! so the chapter's `(desired - vel) / response_time` applies unchanged.
 //!
 //! Avoidance looks along a *probe*: the body swept from where the agent is
-//! in the direction it means to go, as far as its look-ahead. The first
-//! circle or wall the swept body would touch is the one it steers round.
+//! in the direction it means to go, as far as its look-ahead. If the swept
+//! body would touch a circle or a wall, the agent turns, to the side that
+//! goes round the first one the short way, as little as clears everything
+//! in reach ([`clear_way`]).
 
-use crate::model::{direction, finite_or_zero, sanitize_limit, sanitize_speed};
+use crate::model::{direction, finite_or_zero, sanitize_speed};
 use glam::Vec2;
 
 /// An obstacle an agent's body must not enter: a circle, or a wall segment
@@ -112,7 +114,7 @@ pub struct Probe {
 impl Probe {
     /// How far along the probe the swept body first touches `shape`, or
     /// `None` if it does not within the probe's length. 0 if it already
-    /// touches it.
+    /// touches it, unless it is moving out of it.
     #[inline]
     pub fn hit(&self, shape: &Shape) -> Option<f32> {
         let t = match *shape {
@@ -131,10 +133,12 @@ impl Probe {
 fn ray_circle(from: Vec2, dir: Vec2, center: Vec2, radius: f32) -> Option<f32> {
     let to = center - from;
     let c = to.length_squared() - radius * radius;
-    if c <= 0.0 {
-        return Some(0.0);
-    }
     let b = to.dot(dir);
+    if c <= 0.0 {
+        // Already in it: a hit now, unless it is on its way out (a disc is
+        // convex, so it will not come back in).
+        return (b >= 0.0).then_some(0.0);
+    }
     if b <= 0.0 {
         return None;
     }
@@ -149,8 +153,10 @@ fn ray_circle(from: Vec2, dir: Vec2, center: Vec2, radius: f32) -> Option<f32> {
 /// wall inflated by `radius`), 0 if it starts inside.
 #[inline]
 fn ray_capsule(from: Vec2, dir: Vec2, a: Vec2, b: Vec2, radius: f32) -> Option<f32> {
-    if from.distance(closest_on_segment(from, a, b)) <= radius {
-        return Some(0.0);
+    let away = from - closest_on_segment(from, a, b);
+    if away.length() <= radius {
+        // Already in it: a hit now, unless on its way out.
+        return (dir.dot(away) <= 0.0).then_some(0.0);
     }
     let mut first: Option<f32> = None;
     let mut keep = |t: Option<f32>| {
@@ -222,81 +228,58 @@ impl Side {
     }
 }
 
-/// The desired velocity that takes a body round `shape` on `side` at
-/// `speed`, or straight out if it is already in. `hit` is how far along the
-/// probe it touches (see [`Probe::hit`]) and `length` the probe's length.
-///
-/// - A circle is passed along the tangent from the agent to the circle
-///   inflated by `radius` (the body and its clearance): the smallest turn
-///   that clears it. Inside that inflated circle, it turns further, out.
-/// - A wall is slid along, on `side`, with a push straight away from it that
-///   grows from nothing at the probe's end to everything on contact, so a
-///   body heading into it at full speed brakes before it touches.
+/// How far apart the directions [`clear_way`] tries are, in radians (15°).
+const WAY_STEP: f32 = std::f32::consts::PI / 12.0;
+
+/// The direction nearest `dir`, turning to `side` by at most `max_turn`
+/// radians (and, if that side is blocked all the way round, to the
+/// other; half a turn at the most), in which `blocked` finds
+/// nothing: `blocked(direction)` is how far along that direction the
+/// swept body would touch something, or `None` if it would not. The turn is
+/// found in steps of 15° and then to within half a degree. `None` if every
+/// way is blocked. `dir` must be a unit vector.
 ///
 /// ```
-/// # use reynolds::{avoid, Shape, Side, Vec2};
-/// // A rock 100 px ahead, 40 px across (body and clearance 10): pass it on
-/// // the left, along the tangent.
+/// # use reynolds::{clear_way, Probe, Shape, Side, Vec2};
+/// // A rock 100 px ahead, 40 px across with the body and its clearance:
+/// // the way round on the left grazes it, along the tangent (23.6°).
 /// let rock = Shape::Circle { center: Vec2::new(100.0, 0.0), radius: 30.0 };
-/// let v = avoid(&rock, Side::Left, Vec2::ZERO, Vec2::X, 10.0, 50.0, 110.0, 220.0);
-/// assert!((v.length() - 220.0).abs() < 1e-3 && v.y > 0.0);
-/// assert!((v.angle_to(Vec2::X).abs() - 40f32.atan2(91.65).abs()) < 1e-3);
+/// let probe = Probe { from: Vec2::ZERO, dir: Vec2::X, length: 200.0, radius: 10.0 };
+/// let way = clear_way(Vec2::X, Side::Left, 1.6, |d| Probe { dir: d, ..probe }.hit(&rock)).unwrap();
+/// assert!((way.to_angle().to_degrees() - 23.58).abs() < 0.5);
 /// ```
-#[allow(clippy::too_many_arguments)]
-pub fn avoid(
-    shape: &Shape,
-    side: Side,
-    from: Vec2,
+pub fn clear_way(
     dir: Vec2,
-    radius: f32,
-    hit: f32,
-    length: f32,
-    speed: f32,
-) -> Vec2 {
-    let speed = sanitize_speed(speed);
-    let radius = sanitize_limit(radius);
-    let s = side.sign();
-    let wanted = match *shape {
-        Shape::Circle {
-            center,
-            radius: rock,
-        } => {
-            let to = finite_or_zero(center - from);
-            let dist = to.length();
-            let reach = rock + radius;
-            let to_dir = if dist > 0.0 { to / dist } else { dir };
-            // The tangent's angle off the line to the centre; inside the
-            // inflated circle, past 90° in step with how deep, out to 180°.
-            let angle = if dist > reach {
-                (reach / dist).asin()
+    side: Side,
+    max_turn: f32,
+    blocked: impl Fn(Vec2) -> Option<f32>,
+) -> Option<Vec2> {
+    let turned = |sign: f32, angle: f32| Vec2::from_angle(sign * angle).rotate(dir);
+    if blocked(dir).is_none() {
+        return Some(dir);
+    }
+    // At most 12 steps: half a turn.
+    let steps = (max_turn / WAY_STEP + 1e-3).floor().clamp(0.0, 12.0) as u32;
+    for sign in [side.sign(), -side.sign()] {
+        let Some(mut open) = (1..=steps)
+            .map(|k| k as f32 * WAY_STEP)
+            .find(|angle| blocked(turned(sign, *angle)).is_none())
+        else {
+            continue;
+        };
+        // Closer to `dir`, between the last blocked step and the open one.
+        let mut shut = open - WAY_STEP;
+        for _ in 0..5 {
+            let mid = 0.5 * (shut + open);
+            if blocked(turned(sign, mid)).is_some() {
+                shut = mid;
             } else {
-                let depth = if reach > 0.0 {
-                    (1.0 - dist / reach).clamp(0.0, 1.0)
-                } else {
-                    1.0
-                };
-                std::f32::consts::FRAC_PI_2 * (1.0 + depth)
-            };
-            Vec2::from_angle(s * angle).rotate(to_dir)
-        }
-        Shape::Wall { a, b } => {
-            let q = closest_on_segment(from, a, b);
-            // Away from the wall, on the body's side of it.
-            let mut away = direction(from - q);
-            if away == Vec2::ZERO {
-                away = -dir;
+                open = mid;
             }
-            // Along it, the way `side` turns from the push.
-            let along = Vec2::from_angle(-s * std::f32::consts::FRAC_PI_2).rotate(away);
-            let near = if length > 0.0 {
-                (1.0 - hit / length).clamp(0.0, 1.0)
-            } else {
-                1.0
-            };
-            direction(along * (1.0 - near) + away * near)
         }
-    };
-    finite_or_zero(direction(wanted) * speed)
+        return Some(turned(sign, open));
+    }
+    None
 }
 
 /// The side of a wall to slide along for a body heading `dir`: the way that
@@ -372,7 +355,7 @@ pub fn outside_by(p: Vec2, points: &[Vec2]) -> f32 {
 /// Containment, for an agent outside its area: the desired velocity back in,
 /// at `speed`, toward the nearest point of the outline and a little past it
 /// (so it does not stop on the line). `None` if `p` is inside (then the
-/// outline's edges are walls seen from inside: see [`avoid`]).
+/// outline's edges are walls seen from inside: see [`clear_way`]).
 ///
 /// ```
 /// # use reynolds::{come_back_inside, Vec2};

@@ -68,7 +68,7 @@ pub mod defaults {
     /// than this, in pixels a second per second (1% of the max force).
     pub const PRIORITY_THRESHOLD: f32 = 3.8;
     /// Avoidance looks this many seconds ahead at the agent's speed.
-    pub const LOOK_AHEAD_TIME: f32 = 0.5;
+    pub const LOOK_AHEAD_TIME: f32 = 0.8;
     /// ...but never less than this far, in pixels, so a stopped agent still
     /// sees what is in front of it.
     pub const MIN_LOOK_AHEAD: f32 = 40.0;

@@ -12,8 +12,8 @@ use crate::behaviors::{arrive, seek};
 use crate::model::{finite_or_zero, sanitize_limit, sanitize_speed};
 use glam::Vec2;
 
-/// A polyline to follow. Non-finite points and a point equal to the one
-/// before it are dropped when it is made, so every segment has a length; a
+/// A polyline to follow. Non-finite points and a point no distance from the
+/// one before it are dropped when it is made, so every segment has a length; a
 /// path of one point (or none) is a place to arrive at (or nothing).
 ///
 /// ```
@@ -36,12 +36,16 @@ impl Polyline {
     /// A path through `points`, back to the first if `looped`.
     pub fn new(points: impl IntoIterator<Item = Vec2>, looped: bool) -> Self {
         let mut kept: Vec<Vec2> = Vec::new();
+        // A point no distance from the last (as f32 measures it: even a
+        // distinct point can be, when the difference's square underflows)
+        // would make a segment of no length.
+        let apart = |a: &Vec2, b: &Vec2| a.distance(*b) > 0.0;
         for p in points {
-            if p.is_finite() && kept.last() != Some(&p) {
+            if p.is_finite() && kept.last().is_none_or(|last| apart(last, &p)) {
                 kept.push(p);
             }
         }
-        while looped && kept.len() > 1 && kept.last() == kept.first() {
+        while looped && kept.len() > 1 && !apart(&kept[kept.len() - 1], &kept[0]) {
             kept.pop();
         }
         let mut starts = Vec::with_capacity(kept.len());
