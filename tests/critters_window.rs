@@ -39,7 +39,7 @@ fn display_available() -> bool {
 }
 
 /// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS`,
-/// `$BOIDS` and `$HERD` set to the demos.
+/// `$BOIDS`, `$HERD` and `$LEVEL` set to the demos.
 fn under_xvfb(script: &str) {
     let status = Command::new("timeout")
         .args([
@@ -55,6 +55,7 @@ fn under_xvfb(script: &str) {
         .env("CRITTERS", example("critters"))
         .env("BOIDS", example("boids"))
         .env("HERD", example("herd_3d"))
+        .env("LEVEL", example("level"))
         .env("WGPU_BACKEND", "vulkan")
         .status()
         .expect("xvfb-run starts");
@@ -310,4 +311,69 @@ fn the_3d_herd_is_drawn_on_the_ground_and_moves_there() {
         moved += (travelled > 2.0) as usize;
     }
     assert!(moved >= 55, "only {moved} of 60 agents moved 2 m in 4 s");
+}
+
+/// The level demo, unattended, with its screenshot and report.
+fn run_level(seed: u64, name: &str) -> (Vec<[u8; 3]>, serde_json::Value) {
+    let (shot, report) = (
+        temp_path(&format!("{name}.png")),
+        temp_path(&format!("{name}.json")),
+    );
+    under_xvfb(&format!(
+        "\"$LEVEL\" --seed {seed} --seconds 6 --screenshot '{}' --report '{}'",
+        shot.display(),
+        report.display()
+    ));
+    let (width, height, pixels) = read_png(&shot);
+    assert_eq!((width, height), (1000, 700));
+    let report =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report was written"))
+            .expect("the report is JSON");
+    (pixels, report)
+}
+
+#[test]
+fn the_level_draws_its_rocks_path_and_agents_and_the_patrol_goes_round() {
+    if !display_available() {
+        return;
+    }
+    let (pixels, report) = run_level(3, "level");
+    for (name, color, least) in [
+        ("rocks and walls", [120, 108, 92], 5000),
+        ("the path", [200, 170, 60], 300),
+        ("patrollers", [47, 111, 235], 100),
+        ("grazers", [47, 158, 68], 300),
+    ] {
+        let seen = pixels.iter().filter(|&&p| close(p, color, 6)).count();
+        assert!(seen >= least, "the screenshot shows {seen} px of {name}");
+    }
+    let agents = report["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 30);
+    // Each patroller went on round the loop from where it started: 6 s at
+    // up to 220 px/s is at most 1,320 px; at least 600 px of it.
+    let loop_length = 1785.6; // the patrol loop in examples/level.rs
+    for (i, patroller) in agents
+        .iter()
+        .filter(|a| a["kind"] == "patroller")
+        .enumerate()
+    {
+        let start = loop_length * i as f64 / 6.0;
+        let cursor = patroller["cursor"].as_f64().unwrap();
+        assert!(
+            cursor - start > 600.0,
+            "patroller {i} went {} px",
+            cursor - start
+        );
+    }
+}
+
+#[test]
+#[ignore = "not yet: a grazer cornered between a rock and the field's edge grazes the rock, by 3.9 px with seed 3 (issue 10 open)"]
+fn in_the_level_no_body_enters_a_rock_or_passes_a_wall() {
+    if !display_available() {
+        return;
+    }
+    let (_, report) = run_level(3, "level-clearance");
+    let least = report["least_clearance_px"].as_f64().unwrap();
+    assert!(least >= 0.0, "a body went {least} px into a rock or a wall");
 }

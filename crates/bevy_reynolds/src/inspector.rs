@@ -163,6 +163,17 @@ fn panel(
                 0.0..=10.0,
                 "graze flee weight",
             );
+            ui.heading("Obstacles");
+            slider(
+                ui,
+                &mut agent.look_ahead_time,
+                0.0..=3.0,
+                "look-ahead time (s)",
+            );
+            let look = format!("least look-ahead ({px})");
+            slider(ui, &mut agent.min_look_ahead, length(0.0..=200.0), &look);
+            let gap = format!("clearance ({px})");
+            slider(ui, &mut agent.clearance, length(0.0..=50.0), &gap);
             ui.heading("Trails and time");
             slider(
                 ui,

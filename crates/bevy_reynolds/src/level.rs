@@ -552,8 +552,13 @@ pub(crate) fn avoid_obstacles(
                         let side = if memory.obstacle == Some((entity, part)) {
                             if memory.left { Side::Left } else { Side::Right }
                         } else {
-                            // The short way round for where it means to go.
-                            Side::shorter_way_round(&shape, pos, intent_dir)
+                            // The short way round as it goes; along a wall
+                            // it meets head-on, the way it means to go.
+                            let heading = match shape {
+                                Shape::Circle { .. } => dir,
+                                Shape::Wall { .. } => (dir + intent_dir).normalize_or(dir),
+                            };
+                            Side::shorter_way_round(&shape, pos, heading)
                         };
                         memory.obstacle = Some((entity, part));
                         memory.left = side == Side::Left;
@@ -582,8 +587,8 @@ pub(crate) fn avoid_obstacles(
                         // The nearer the hit, the more of the force goes
                         // into turning: only the velocity's part along the
                         // clear way is kept, none of it pressed toward the
-                        // obstacle. Touching it, out, even if it meant to
-                        // stay.
+                        // obstacle. Touching something from still, out,
+                        // even if it meant to stay.
                         let urgency = if length > 0.0 {
                             (1.0 - t / length).clamp(0.0, 1.0)
                         } else {

@@ -1,6 +1,7 @@
 //! Debug drawing (feature `render`): agent bodies, trails, the radii around
-//! a target, and velocity and desired-velocity arrows, tessellated with
-//! lyon.
+//! a target, velocity and desired-velocity arrows, and a level's obstacles,
+//! walls, paths, each follower's aim and each agent's avoidance look-ahead,
+//! tessellated with lyon.
 //!
 //! It stays cheap with many agents: every body shares one mesh, and one
 //! material per color, so Bevy batches them; all trails are one mesh, and
@@ -22,8 +23,10 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
-use crate::components::{DesiredVelocity, SteeringAgent, Trail, Velocity};
+use crate::components::{DesiredVelocity, Position, SteeringAgent, Trail, Velocity};
+use crate::level::{AvoidanceMemory, FollowPath, ObstacleIndex, SteeringPath};
 use crate::settings::SteeringSettings;
+use reynolds as model;
 
 /// Draws agents and what steers them. Adds lyon's `ShapePlugin` if the app
 /// does not have it yet.
@@ -49,6 +52,16 @@ pub struct DebugDraw {
     pub dot_radius: f32,
     /// Color of the radii circles.
     pub radii_color: Color,
+    /// Every [`Obstacle`](crate::Obstacle) (as the plugin indexed it this
+    /// step), every [`FollowPath`]'s path and the point its follower aims
+    /// at.
+    pub level: bool,
+    /// The line each agent looks along for obstacles, as long as it looks.
+    pub look_ahead: bool,
+    /// Color of obstacles and walls.
+    pub obstacle_color: Color,
+    /// Color of paths.
+    pub path_color: Color,
 }
 
 impl Default for DebugDraw {
@@ -62,6 +75,10 @@ impl Default for DebugDraw {
             arrow_seconds: 0.25,
             dot_radius: 1.5,
             radii_color: Color::srgb_u8(70, 78, 90),
+            level: true,
+            look_ahead: false,
+            obstacle_color: Color::srgb_u8(120, 108, 92),
+            path_color: Color::srgb_u8(200, 170, 60),
         }
     }
 }
@@ -98,11 +115,14 @@ struct BodyAssets {
     materials: HashMap<[u8; 4], Handle<ColorMaterial>>,
 }
 
-/// The entity drawing every trail, and the one drawing every arrow.
+/// The entity drawing every trail, the one drawing every arrow, and the
+/// one drawing the level.
 #[derive(Component)]
 struct TrailDots;
 #[derive(Component)]
 struct Arrows;
+#[derive(Component)]
+struct LevelLines;
 
 /// The circle outlines under a [`ShowRadii`] entity, and the radii they
 /// were built for.
@@ -131,6 +151,7 @@ impl Plugin for SteeringDebugPlugin {
                     draw_trails,
                     draw_arrows,
                     draw_radii,
+                    draw_level,
                 )
                     .before(bevy::transform::TransformSystems::Propagate),
             );
@@ -201,8 +222,16 @@ fn setup(
         Name::new("Steering arrows"),
         Arrows,
         Mesh2d(meshes.add(dynamic_mesh())),
-        MeshMaterial2d(white),
+        MeshMaterial2d(white.clone()),
         Transform::from_xyz(0.0, 0.0, 0.5),
+        Visibility::Hidden,
+    ));
+    commands.spawn((
+        Name::new("Steering level"),
+        LevelLines,
+        Mesh2d(meshes.add(dynamic_mesh())),
+        MeshMaterial2d(white),
+        Transform::from_xyz(0.0, 0.0, -0.6),
         Visibility::Hidden,
     ));
 }
@@ -338,6 +367,29 @@ impl MeshBuffers {
         let neck = to - dir * head;
         self.quad([from - side, neck - side, neck + side, from + side], color);
         self.triangle([neck - side * 3.0, to, neck + side * 3.0], color);
+    }
+
+    /// A line from `a` to `b`, `width` wide.
+    fn line(&mut self, a: Vec2, b: Vec2, width: f32, color: [f32; 4]) {
+        let along = b - a;
+        if !along.is_finite() {
+            return;
+        }
+        let side = along.normalize_or_zero().perp() * (width * 0.5);
+        self.quad([a - side, b - side, b + side, a + side], color);
+    }
+
+    /// A filled disc, as a fan of `segments` triangles.
+    fn disc(&mut self, center: Vec2, radius: f32, segments: u32, color: [f32; 4]) {
+        if !(center.is_finite() && radius.is_finite()) {
+            return;
+        }
+        let at = |i: u32| {
+            center + Vec2::from_angle(i as f32 / segments as f32 * std::f32::consts::TAU) * radius
+        };
+        for i in 0..segments {
+            self.triangle([center, at(i), at(i + 1)], color);
+        }
     }
 
     /// Writes the buffers into the mesh of `handle`, reusing its attribute
@@ -535,4 +587,66 @@ fn draw_radii(
             }
         }
     }
+}
+
+/// The level: obstacles and walls, paths and each follower's aim, and,
+/// if asked, each agent's look-ahead. Redrawn every frame, since obstacles
+/// may move.
+#[allow(clippy::type_complexity)]
+fn draw_level(
+    draw: Res<DebugDraw>,
+    index: Res<ObstacleIndex>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut target: Query<(&Mesh2d, &mut Visibility), With<LevelLines>>,
+    followers: Query<(&FollowPath, Option<&AgentColor>)>,
+    lookers: Query<(&Position, &AvoidanceMemory), With<SteeringAgent>>,
+    mut buffers: Local<MeshBuffers>,
+) {
+    let Ok((Mesh2d(handle), visibility)) = target.single_mut() else {
+        return;
+    };
+    buffers.clear();
+    if draw.level {
+        let rock = linear(draw.obstacle_color);
+        for (_, _, shape) in index.shapes() {
+            match shape {
+                model::Shape::Circle { center, radius } => buffers.disc(center, radius, 32, rock),
+                model::Shape::Wall { a, b } => buffers.line(a, b, 4.0, rock),
+            }
+        }
+        let road = linear(draw.path_color);
+        // Each path once, however many follow it.
+        let mut drawn: Vec<*const SteeringPath> = Vec::new();
+        for (follow, color) in &followers {
+            let path = &*follow.path;
+            if !drawn.contains(&std::ptr::from_ref(path)) {
+                drawn.push(std::ptr::from_ref(path));
+                let points = path.points();
+                let ends = if path.is_looped() {
+                    points.len()
+                } else {
+                    points.len().saturating_sub(1)
+                };
+                for i in 0..ends {
+                    buffers.line(points[i], points[(i + 1) % points.len()], 1.5, road);
+                }
+            }
+            let color = linear(color.copied().unwrap_or_default().0);
+            buffers.disc(follow.aim, 3.0, 8, color);
+        }
+    }
+    if draw.look_ahead {
+        let color = linear(draw.radii_color);
+        for (pos, memory) in &lookers {
+            if memory.look_ahead > 0.0 {
+                buffers.line(
+                    pos.0,
+                    pos.0 + memory.looking * memory.look_ahead,
+                    1.0,
+                    color,
+                );
+            }
+        }
+    }
+    buffers.write(&mut meshes, handle, visibility);
 }

@@ -1,0 +1,322 @@
+//! A level: a walled field with rocks, an inner wall and a patrol path.
+//! Patrollers (blue) follow the path round; grazers (green) wander and flee
+//! the mouse; no one walks into a rock or through a wall, and everyone
+//! stays inside the field. The panel tunes the look-ahead and clearance
+//! live; the debug view draws the rocks, walls, the path and where each
+//! patroller aims.
+//!
+//! ```sh
+//! cargo run --example level
+//! cargo run --example level -- --seconds 6 --screenshot level.png --report level.json
+//! ```
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_reynolds::model;
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::render::{AgentColor, DebugDraw, ShowRadii};
+use bevy_reynolds::{Position, Velocity};
+use clap::Parser;
+use rand::rngs::Xoshiro128PlusPlus;
+use rand::{RngExt, SeedableRng};
+use serde_json::json;
+
+mod common;
+use common::{ExamplePlugin, Unattended, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
+
+const BLUE: Color = Color::srgb_u8(47, 111, 235);
+const GREEN: Color = Color::srgb_u8(47, 158, 68);
+const ROCK: Color = Color::srgb_u8(120, 108, 92);
+const PATH: Color = Color::srgb_u8(200, 170, 60);
+const FAINT: Color = Color::srgb_u8(70, 78, 90);
+
+/// The agents' body radius, in pixels.
+const BODY: f32 = 8.0;
+/// How far inside the window the field's wall runs.
+const MARGIN: f32 = 30.0;
+
+/// A walled field of rocks, patrollers and grazers.
+#[derive(Parser, Resource, Debug, Clone)]
+struct Args {
+    /// How many grazers.
+    #[arg(long, default_value_t = 24)]
+    grazers: usize,
+    /// How many patrollers on the path.
+    #[arg(long, default_value_t = 6)]
+    patrollers: usize,
+    /// The seed of the placements and of every wander; random if not given.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Simulated seconds to run before the screenshot; then exit.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Take a screenshot into this PNG file after --seconds, then exit.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// Write, as JSON into this file on exit, where every agent is and the
+    /// closest any body came to a rock or a wall over the run.
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+/// The field's rocks (centre and radius) and inner walls, as placed.
+#[derive(Resource, Clone)]
+struct Field {
+    rocks: Vec<(Vec2, f32)>,
+    walls: Vec<(Vec2, Vec2)>,
+    corners: [Vec2; 4],
+}
+
+impl Field {
+    fn new() -> Self {
+        let (min, max) = (
+            Vec2::splat(MARGIN),
+            Vec2::new(WINDOW_WIDTH, WINDOW_HEIGHT) - MARGIN,
+        );
+        Self {
+            rocks: vec![
+                (Vec2::new(500.0, 350.0), 60.0),
+                (Vec2::new(300.0, 250.0), 30.0),
+                (Vec2::new(700.0, 460.0), 35.0),
+                (Vec2::new(160.0, 560.0), 40.0),
+                (Vec2::new(850.0, 130.0), 38.0),
+                (Vec2::new(620.0, 120.0), 25.0),
+                (Vec2::new(400.0, 600.0), 28.0),
+            ],
+            walls: vec![(Vec2::new(60.0, 330.0), Vec2::new(170.0, 330.0))],
+            corners: [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)],
+        }
+    }
+
+    /// The least distance from a body at `p` to any rock, wall or the
+    /// field's edge (negative: it went in, or out).
+    fn clearance(&self, p: Vec2) -> f32 {
+        let rocks = self.rocks.iter().map(|(c, r)| p.distance(*c) - r - BODY);
+        let walls = self
+            .walls
+            .iter()
+            .chain(
+                &self
+                    .corners
+                    .iter()
+                    .zip(self.corners.iter().cycle().skip(1))
+                    .map(|(a, b)| (*a, *b))
+                    .collect::<Vec<_>>(),
+            )
+            .map(|(a, b)| p.distance(model::closest_on_segment(p, *a, *b)) - BODY)
+            .collect::<Vec<_>>();
+        let inside = if model::inside_polygon(p, &self.corners) {
+            f32::INFINITY
+        } else {
+            f32::NEG_INFINITY
+        };
+        rocks.chain(walls).fold(inside, f32::min)
+    }
+}
+
+/// The patrol: a loop round the big rock, between the others.
+fn patrol() -> SteeringPath {
+    SteeringPath::new(
+        [
+            Vec2::new(180.0, 150.0),
+            Vec2::new(450.0, 130.0),
+            Vec2::new(760.0, 300.0),
+            Vec2::new(820.0, 560.0),
+            Vec2::new(560.0, 600.0),
+            Vec2::new(260.0, 420.0),
+        ],
+        true,
+    )
+}
+
+#[derive(Component)]
+struct Mouse;
+
+/// What an agent does, for the report.
+#[derive(Component, Clone, Copy)]
+enum Kind {
+    Patroller,
+    Grazer,
+}
+
+/// The closest any body came to a rock, a wall or the edge, over the run,
+/// and where it was then.
+#[derive(Resource)]
+struct LeastClearance(f32, Vec2);
+
+fn main() -> AppExit {
+    let args = Args::parse();
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let mut app = App::new();
+    app.add_plugins(ExamplePlugin {
+        title: "Level",
+        seed,
+        seconds: args.seconds,
+        screenshot: args.screenshot.clone(),
+        view: View::Flat,
+    })
+    .insert_resource(SteeringSettings {
+        agent: SteeringParams {
+            radius: BODY,
+            ..default()
+        },
+        ..default()
+    })
+    .insert_resource(DebugDraw {
+        radii_color: FAINT,
+        obstacle_color: ROCK,
+        path_color: PATH,
+        ..default()
+    })
+    .insert_resource(Field::new())
+    .insert_resource(LeastClearance(f32::INFINITY, Vec2::NAN))
+    .insert_resource(Placement(seed))
+    .insert_resource(args)
+    .add_systems(Startup, setup)
+    .add_systems(
+        FixedUpdate,
+        measure_clearance.after(SteeringSystems::Integrate),
+    )
+    .add_systems(
+        Update,
+        (
+            follow_mouse,
+            write_report.run_if(resource_exists::<Unattended>),
+        ),
+    );
+    app.run()
+}
+
+#[derive(Resource)]
+struct Placement(u64);
+
+fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: Res<Placement>) {
+    // The field's edge: a wall all round, and an area no one leaves.
+    commands.spawn((Obstacle::polygon(field.corners), Position(Vec2::ZERO)));
+    for (center, radius) in &field.rocks {
+        commands.spawn((Obstacle::circle(*radius), Position(*center)));
+    }
+    for (a, b) in &field.walls {
+        commands.spawn((Obstacle::wall(*a, *b), Position(Vec2::ZERO)));
+    }
+    // The mouse starts off the field, so it threatens no one until it
+    // moves in.
+    let mouse = commands
+        .spawn((
+            Mouse,
+            ShowRadii,
+            Position::new(-10_000.0, -10_000.0),
+            Transform::from_xyz(-10_000.0, -10_000.0, 0.0),
+            MeasuredVelocity::default(),
+        ))
+        .id();
+    let inside = Containment::polygon(field.corners);
+    let path = Arc::new(patrol());
+    for i in 0..args.patrollers {
+        // Spread along the loop.
+        let at = path.length() * i as f32 / args.patrollers.max(1) as f32;
+        let mut follow = FollowPath::new(path.clone(), 12.0);
+        follow.cursor = at;
+        commands.spawn((
+            SteeringAgent,
+            Kind::Patroller,
+            Behavior::Idle,
+            follow,
+            inside.clone(),
+            Position(path.point_at(at)),
+            AgentColor(BLUE),
+        ));
+    }
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(placement.0);
+    let mut placed = 0;
+    while placed < args.grazers {
+        let p = Vec2::new(
+            rng.random_range(MARGIN..WINDOW_WIDTH - MARGIN),
+            rng.random_range(MARGIN..WINDOW_HEIGHT - MARGIN),
+        );
+        // Clear of every rock and wall by a body and more.
+        if field.clearance(p) < 2.0 * BODY {
+            continue;
+        }
+        commands.spawn((
+            SteeringAgent,
+            Kind::Grazer,
+            Behavior::Graze(Target::Entity(mouse)),
+            inside.clone(),
+            Position(p),
+            Heading::from_angle(rng.random_range(-3.1..3.1)),
+            AgentColor(GREEN),
+        ));
+        placed += 1;
+    }
+}
+
+fn follow_mouse(
+    window: Query<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform)>,
+    mut mouse: Query<(&mut Position, &mut Transform), With<Mouse>>,
+) {
+    if let (Some(world), Ok((mut pos, mut transform))) =
+        (cursor_in_world(&window, &camera), mouse.single_mut())
+    {
+        pos.set_if_neq(Position(world));
+        transform.translation = world.extend(0.0);
+    }
+}
+
+/// Each step, the closest any body came to a rock, a wall or the edge.
+fn measure_clearance(
+    field: Res<Field>,
+    agents: Query<&Position, With<SteeringAgent>>,
+    mut least: ResMut<LeastClearance>,
+) {
+    for pos in &agents {
+        let clearance = field.clearance(pos.0);
+        if clearance < least.0 {
+            *least = LeastClearance(clearance, pos.0);
+        }
+    }
+}
+
+/// For unattended runs with `--report`: at the end, where every agent is
+/// and the least clearance over the run.
+fn write_report(
+    args: Res<Args>,
+    unattended: Res<Unattended>,
+    fixed: Res<Time<Fixed>>,
+    least: Res<LeastClearance>,
+    agents: Query<(&Kind, &Position, &Velocity, Option<&FollowPath>)>,
+    mut done: Local<bool>,
+) {
+    let Some(path) = &args.report else {
+        return;
+    };
+    if *done || !unattended.is_due(&fixed) {
+        return;
+    }
+    *done = true;
+    let agents: Vec<_> = agents
+        .iter()
+        .map(|(kind, pos, vel, follow)| {
+            json!({
+                "kind": match kind { Kind::Patroller => "patroller", Kind::Grazer => "grazer" },
+                "pos": [pos.x, pos.y],
+                "vel": [vel.x, vel.y],
+                "cursor": follow.map(|f| f.cursor),
+            })
+        })
+        .collect();
+    let json = json!({
+        "seconds": fixed.elapsed_secs_f64(),
+        "least_clearance_px": least.0,
+        "least_clearance_at": [least.1.x, least.1.y],
+        "agents": agents,
+    })
+    .to_string();
+    if let Err(error) = std::fs::write(path, json) {
+        error!("cannot write the report to {}: {error}", path.display());
+    }
+}
