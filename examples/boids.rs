@@ -13,8 +13,6 @@
 //! cargo run --example boids -- --seconds 5 --screenshot boids.png
 //! ```
 
-use std::path::PathBuf;
-
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
@@ -26,9 +24,7 @@ use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod common;
-use common::{
-    ExamplePlugin, View, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH, cursor_in_world,
-};
+use common::{RunArgs, View, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH, cursor_in_world};
 
 /// A flock steering around your mouse.
 #[derive(Parser, Resource, Debug, Clone)]
@@ -36,15 +32,9 @@ struct Args {
     /// How many boids.
     #[arg(long, default_value_t = 40)]
     boids: usize,
-    /// The seed of the placements and of every wander; random if not given.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Simulated seconds to run before the screenshot; then exit.
-    #[arg(long)]
-    seconds: Option<f64>,
-    /// Take a screenshot into this PNG file after --seconds, then exit.
-    #[arg(long)]
-    screenshot: Option<PathBuf>,
+    /// The seed, and an unattended run.
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 /// The flock's rules as the panel and the keys set them; applied to every
@@ -77,16 +67,11 @@ struct Boid;
 
 fn main() -> AppExit {
     let args = Args::parse();
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let plugin = args.run.plugin("Boids", View::Flat);
+    let seed = plugin.seed;
     let world = world_size(args.boids);
     App::new()
-        .add_plugins(ExamplePlugin {
-            title: "Boids",
-            seed,
-            seconds: args.seconds,
-            screenshot: args.screenshot.clone(),
-            view: View::Flat,
-        })
+        .add_plugins(plugin)
         .insert_resource(SteeringSettings {
             wrap: Some(Rect::from_corners(Vec2::ZERO, world)),
             ..default()

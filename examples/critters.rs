@@ -29,7 +29,9 @@ use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{ExamplePlugin, Unattended, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
+use common::{
+    RunArgs, Unattended, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world, write_report_file,
+};
 
 const GRID: Color = Color::srgb_u8(30, 34, 40);
 const TEXT: Color = Color::srgb_u8(235, 238, 242);
@@ -46,15 +48,9 @@ struct Args {
     /// How many agents, split evenly over the five behaviors.
     #[arg(long, default_value_t = 15)]
     agents: usize,
-    /// The seed of the placements and of every wander; random if not given.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Simulated seconds to run before the screenshot; then exit.
-    #[arg(long)]
-    seconds: Option<f64>,
-    /// Take a screenshot into this PNG file after --seconds, then exit.
-    #[arg(long)]
-    screenshot: Option<PathBuf>,
+    /// The seed, and an unattended run.
+    #[command(flatten)]
+    run: RunArgs,
     /// Write where every agent is, as JSON, into this file on exit.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -148,15 +144,10 @@ struct Readout;
 
 fn main() -> AppExit {
     let args = Args::parse();
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let plugin = args.run.plugin("Critters", View::Flat);
+    let seed = plugin.seed;
     App::new()
-        .add_plugins(ExamplePlugin {
-            title: "Critters",
-            seed,
-            seconds: args.seconds,
-            screenshot: args.screenshot.clone(),
-            view: View::Flat,
-        })
+        .add_plugins(plugin)
         // The chapter's world: agents wrap round the window.
         .insert_resource(SteeringSettings::critters())
         .insert_resource(DebugDraw {
@@ -519,13 +510,9 @@ fn write_report(
     real: Res<Time<Real>>,
     mut done: Local<bool>,
 ) {
-    let Some(path) = &args.report else {
+    let Some(path) = unattended.report_due(&args.report, &fixed, &mut done) else {
         return;
     };
-    if *done || !unattended.is_due(&fixed) {
-        return;
-    }
-    *done = true;
     let mouse = mouse.single().map_or(Vec2::NAN, |p| p.0);
     let agents: Vec<_> = agents
         .iter()
@@ -545,9 +532,6 @@ fn write_report(
         "mouse_moved_at": moved_at.0,
         "mouse": [mouse.x, mouse.y],
         "agents": agents,
-    })
-    .to_string();
-    if let Err(error) = std::fs::write(path, json) {
-        error!("cannot write the report to {}: {error}", path.display());
-    }
+    });
+    write_report_file(path, &json);
 }

@@ -24,7 +24,7 @@ use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{ExamplePlugin, Unattended, View};
+use common::{RunArgs, Unattended, View, write_report_file};
 
 /// Metres a chapter's pixel is here.
 const UNIT: f32 = 0.05;
@@ -45,15 +45,9 @@ struct Args {
     /// How many agents, split evenly over seek, arrive and graze.
     #[arg(long, default_value_t = 60)]
     agents: usize,
-    /// The seed of the placements and of every wander; random if not given.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Simulated seconds to run before the screenshot; then exit.
-    #[arg(long)]
-    seconds: Option<f64>,
-    /// Take a screenshot into this PNG file after --seconds, then exit.
-    #[arg(long)]
-    screenshot: Option<PathBuf>,
+    /// The seed, and an unattended run.
+    #[command(flatten)]
+    run: RunArgs,
     /// Write where every agent is and started, as JSON, into this file on
     /// exit.
     #[arg(long)]
@@ -70,15 +64,12 @@ struct Start(Vec2);
 
 fn main() -> AppExit {
     let args = Args::parse();
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let plugin = args
+        .run
+        .plugin("Herd 3D", View::Ground { length_unit: UNIT });
+    let seed = plugin.seed;
     App::new()
-        .add_plugins(ExamplePlugin {
-            title: "Herd 3D",
-            seed,
-            seconds: args.seconds,
-            screenshot: args.screenshot.clone(),
-            view: View::Ground { length_unit: UNIT },
-        })
+        .add_plugins(plugin)
         .insert_resource(Seed(seed))
         .insert_resource(args)
         .add_systems(Startup, setup)
@@ -187,13 +178,9 @@ fn write_report(
     agents: Query<(&Behavior, &Transform, &Start)>,
     mut done: Local<bool>,
 ) {
-    let Some(path) = &args.report else {
+    let Some(path) = unattended.report_due(&args.report, &fixed, &mut done) else {
         return;
     };
-    if *done || !unattended.is_due(&fixed) {
-        return;
-    }
-    *done = true;
     let agents: Vec<_> = agents
         .iter()
         .map(|(behavior, transform, start)| {
@@ -207,7 +194,5 @@ fn write_report(
         })
         .collect();
     let report = json!({ "seconds": fixed.elapsed_secs_f64(), "agents": agents });
-    if let Err(error) = std::fs::write(path, report.to_string()) {
-        error!("cannot write the report to {}: {error}", path.display());
-    }
+    write_report_file(path, &report);
 }

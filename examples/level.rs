@@ -25,7 +25,9 @@ use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{ExamplePlugin, Unattended, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
+use common::{
+    RunArgs, Unattended, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world, write_report_file,
+};
 
 const BLUE: Color = Color::srgb_u8(47, 111, 235);
 const GREEN: Color = Color::srgb_u8(47, 158, 68);
@@ -47,15 +49,9 @@ struct Args {
     /// How many patrollers on the path.
     #[arg(long, default_value_t = 6)]
     patrollers: usize,
-    /// The seed of the placements and of every wander; random if not given.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Simulated seconds to run before the screenshot; then exit.
-    #[arg(long)]
-    seconds: Option<f64>,
-    /// Take a screenshot into this PNG file after --seconds, then exit.
-    #[arg(long)]
-    screenshot: Option<PathBuf>,
+    /// The seed, and an unattended run.
+    #[command(flatten)]
+    run: RunArgs,
     /// Write, as JSON into this file on exit, where every agent is and the
     /// closest any body came to a rock or a wall over the run.
     #[arg(long)]
@@ -149,44 +145,39 @@ struct LeastClearance(f32, Vec2);
 
 fn main() -> AppExit {
     let args = Args::parse();
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let plugin = args.run.plugin("Level", View::Flat);
+    let seed = plugin.seed;
     let mut app = App::new();
-    app.add_plugins(ExamplePlugin {
-        title: "Level",
-        seed,
-        seconds: args.seconds,
-        screenshot: args.screenshot.clone(),
-        view: View::Flat,
-    })
-    .insert_resource(SteeringSettings {
-        agent: SteeringParams {
-            radius: BODY,
+    app.add_plugins(plugin)
+        .insert_resource(SteeringSettings {
+            agent: SteeringParams {
+                radius: BODY,
+                ..default()
+            },
             ..default()
-        },
-        ..default()
-    })
-    .insert_resource(DebugDraw {
-        radii_color: FAINT,
-        obstacle_color: ROCK,
-        path_color: PATH,
-        ..default()
-    })
-    .insert_resource(Field::new())
-    .insert_resource(LeastClearance(f32::INFINITY, Vec2::NAN))
-    .insert_resource(Placement(seed))
-    .insert_resource(args)
-    .add_systems(Startup, setup)
-    .add_systems(
-        FixedUpdate,
-        measure_clearance.after(SteeringSystems::Integrate),
-    )
-    .add_systems(
-        Update,
-        (
-            follow_mouse,
-            write_report.run_if(resource_exists::<Unattended>),
-        ),
-    );
+        })
+        .insert_resource(DebugDraw {
+            radii_color: FAINT,
+            obstacle_color: ROCK,
+            path_color: PATH,
+            ..default()
+        })
+        .insert_resource(Field::new())
+        .insert_resource(LeastClearance(f32::INFINITY, Vec2::NAN))
+        .insert_resource(Placement(seed))
+        .insert_resource(args)
+        .add_systems(Startup, setup)
+        .add_systems(
+            FixedUpdate,
+            measure_clearance.after(SteeringSystems::Integrate),
+        )
+        .add_systems(
+            Update,
+            (
+                follow_mouse,
+                write_report.run_if(resource_exists::<Unattended>),
+            ),
+        );
     app.run()
 }
 
@@ -291,13 +282,9 @@ fn write_report(
     agents: Query<(&Kind, &Position, &Velocity, Option<&FollowPath>)>,
     mut done: Local<bool>,
 ) {
-    let Some(path) = &args.report else {
+    let Some(path) = unattended.report_due(&args.report, &fixed, &mut done) else {
         return;
     };
-    if *done || !unattended.is_due(&fixed) {
-        return;
-    }
-    *done = true;
     let agents: Vec<_> = agents
         .iter()
         .map(|(kind, pos, vel, follow)| {
@@ -314,9 +301,6 @@ fn write_report(
         "least_clearance_px": least.0,
         "least_clearance_at": [least.1.x, least.1.y],
         "agents": agents,
-    })
-    .to_string();
-    if let Err(error) = std::fs::write(path, json) {
-        error!("cannot write the report to {}: {error}", path.display());
-    }
+    });
+    write_report_file(path, &json);
 }

@@ -242,6 +242,19 @@ fn an_l_shaped_corridor_is_followed_round_the_bend() {
     }
 }
 
+/// A wanderer kept inside `area`, at `p`, from rest, facing anywhere: one
+/// spawned at full speed a few pixels from an edge, heading out, could not
+/// stop.
+fn spawn_wanderer(app: &mut App, p: Vec2, area: &[Vec2], rng: &mut Xoshiro128PlusPlus) {
+    app.world_mut().spawn((
+        SteeringAgent,
+        Behavior::Wander,
+        Containment::polygon(area.iter().copied()),
+        Position(p),
+        Heading(Dir2::new(Vec2::from_angle(rng.random_range(0.0..6.3))).unwrap()),
+    ));
+}
+
 /// `count` wanderers spread over `area`, run for `seconds`: the farthest
 /// any was outside it.
 fn wanderers_inside(area: &[Vec2], count: usize, hz: f64, seconds: f64) -> f32 {
@@ -259,15 +272,7 @@ fn wanderers_inside(area: &[Vec2], count: usize, hz: f64, seconds: f64) -> f32 {
             rng.random_range(min.y..max.y),
         );
         if model::inside_polygon(p, area) {
-            app.world_mut().spawn((
-                SteeringAgent,
-                Behavior::Wander,
-                Containment::polygon(area.iter().copied()),
-                Position(p),
-                // From rest, facing anywhere: one spawned at full speed
-                // a few pixels from an edge, heading out, could not stop.
-                Heading(Dir2::new(Vec2::from_angle(rng.random_range(0.0..6.3))).unwrap()),
-            ));
+            spawn_wanderer(&mut app, p, area, &mut rng);
             spawned += 1;
         }
     }
@@ -539,13 +544,7 @@ fn wanderers_among_rocks_never_touch_one() {
         ];
         for _ in 0..100 {
             let p = clear_point(&mut rng, &rocks);
-            app.world_mut().spawn((
-                SteeringAgent,
-                Behavior::Wander,
-                Containment::polygon(area.iter().copied()),
-                Position(p),
-                Heading(Dir2::new(Vec2::from_angle(rng.random_range(0.0..6.3))).unwrap()),
-            ));
+            spawn_wanderer(&mut app, p, &area, &mut rng);
         }
         let level = Level {
             circles: rocks.clone(),

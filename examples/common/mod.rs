@@ -23,6 +23,35 @@ pub const WINDOW_HEIGHT: f32 = 700.0;
 /// The background behind everything.
 pub const BACKGROUND: Color = Color::srgb_u8(18, 20, 24);
 
+/// The options every demo takes (flatten them into its own): a seed, and
+/// an unattended run that ends with a screenshot.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunArgs {
+    /// The seed of the placements and of every wander; random if not given.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulated seconds to run before the screenshot; then exit.
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    /// Take a screenshot into this PNG file after --seconds, then exit.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+}
+
+impl RunArgs {
+    /// The demo's setup, titled `title`, showing `view`, with the seed given
+    /// or a random one (read it back from the plugin's `seed`).
+    pub fn plugin(&self, title: &'static str, view: View) -> ExamplePlugin {
+        ExamplePlugin {
+            title,
+            seed: self.seed.unwrap_or_else(rand::random),
+            seconds: self.seconds,
+            screenshot: self.screenshot.clone(),
+            view,
+        }
+    }
+}
+
 /// The demos' shared setup: add it instead of `DefaultPlugins`.
 pub struct ExamplePlugin {
     /// The window's title.
@@ -65,6 +94,29 @@ impl Unattended {
     /// Whether the run has reached its end, in simulated time.
     pub fn is_due(&self, fixed: &Time<Fixed>) -> bool {
         fixed.elapsed_secs_f64() >= self.seconds
+    }
+
+    /// Where to write the demo's `--report` now: its path, once, when the
+    /// run has reached its end (`done` remembers that it was written).
+    pub fn report_due<'a>(
+        &self,
+        report: &'a Option<PathBuf>,
+        fixed: &Time<Fixed>,
+        done: &mut bool,
+    ) -> Option<&'a PathBuf> {
+        let path = report.as_ref()?;
+        if *done || !self.is_due(fixed) {
+            return None;
+        }
+        *done = true;
+        Some(path)
+    }
+}
+
+/// Writes a demo's report as JSON, or says why it cannot.
+pub fn write_report_file(path: &std::path::Path, report: &serde_json::Value) {
+    if let Err(error) = std::fs::write(path, report.to_string()) {
+        error!("cannot write the report to {}: {error}", path.display());
     }
 }
 
