@@ -82,6 +82,27 @@ fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
     (info.width, info.height, pixels)
 }
 
+/// The JSON report a demo wrote at `path`.
+fn read_report(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the report was written"))
+        .expect("the report is JSON")
+}
+
+/// Critters with `flags` for 9 s, the cursor put at (600, 300) on screen,
+/// which is (600, 400) in the world (y up), once the window is up, and left
+/// there: its report.
+fn critters_with_a_still_cursor(flags: &str, name: &str) -> serde_json::Value {
+    let report = temp_path(&format!("{name}.json"));
+    under_xvfb(&format!(
+        "\"$CRITTERS\" --seed 5 --seconds 9 {flags} --report '{}' & pid=$!; \
+         xdotool search --sync --name Critters >/dev/null; \
+         for i in 1 2 3 4 5; do xdotool mousemove 600 300; sleep 0.2; done; \
+         wait $pid",
+        report.display()
+    ));
+    read_report(&report)
+}
+
 fn close(a: [u8; 3], b: [u8; 3], tolerance: i32) -> bool {
     a.iter()
         .zip(b)
@@ -136,19 +157,7 @@ fn arrivers_settle_on_a_still_cursor_while_seekers_fly_through_it() {
     if !display_available() {
         return;
     }
-    let report = temp_path("critters.json");
-    // Wait for the window, put the cursor at (600, 300) on screen, which is
-    // (600, 400) in the world (y up), and leave it there.
-    under_xvfb(&format!(
-        "\"$CRITTERS\" --seed 5 --seconds 9 --report '{}' & pid=$!; \
-         xdotool search --sync --name Critters >/dev/null; \
-         for i in 1 2 3 4 5; do xdotool mousemove 600 300; sleep 0.2; done; \
-         wait $pid",
-        report.display()
-    ));
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report was written"))
-            .expect("the report is JSON");
+    let report = critters_with_a_still_cursor("", "critters");
     let mouse = &report["mouse"];
     let (mx, my) = (mouse[0].as_f64().unwrap(), mouse[1].as_f64().unwrap());
     assert!(
@@ -230,17 +239,7 @@ fn separated_arrivers_huddle_round_a_still_cursor_instead_of_piling_up() {
     if !display_available() {
         return;
     }
-    let report = temp_path("critters-separated.json");
-    under_xvfb(&format!(
-        "\"$CRITTERS\" --seed 5 --seconds 9 --separate-arrivers --report '{}' & pid=$!; \
-         xdotool search --sync --name Critters >/dev/null; \
-         for i in 1 2 3 4 5; do xdotool mousemove 600 300; sleep 0.2; done; \
-         wait $pid",
-        report.display()
-    ));
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report was written"))
-            .expect("the report is JSON");
+    let report = critters_with_a_still_cursor("--separate-arrivers", "critters-separated");
     let arrivers: Vec<(f64, f64)> = report["agents"]
         .as_array()
         .unwrap()
@@ -291,9 +290,7 @@ fn the_3d_herd_is_drawn_on_the_ground_and_moves_there() {
         let seen = pixels.iter().filter(|&&p| close(p, color, 6)).count();
         assert!(seen >= 150, "the screenshot shows {seen} px of {name}");
     }
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report was written"))
-            .expect("the report is JSON");
+    let report = read_report(&report);
     let agents = report["agents"].as_array().unwrap();
     assert_eq!(agents.len(), 60);
     let mut moved = 0;
@@ -326,10 +323,7 @@ fn run_level(seed: u64, name: &str) -> (Vec<[u8; 3]>, serde_json::Value) {
     ));
     let (width, height, pixels) = read_png(&shot);
     assert_eq!((width, height), (1000, 700));
-    let report =
-        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report was written"))
-            .expect("the report is JSON");
-    (pixels, report)
+    (pixels, read_report(&report))
 }
 
 #[test]
