@@ -91,6 +91,18 @@ impl Obstacle {
         }
     }
 
+    /// Whether it is usable: see [`problem`](Self::problem) for what is
+    /// wrong when it is not.
+    pub fn is_valid(&self) -> bool {
+        match self {
+            Obstacle::Circle { radius } => radius.is_finite() && *radius >= 0.0,
+            Obstacle::Wall { a, b } => a.is_finite() && b.is_finite(),
+            Obstacle::Polygon { points } => {
+                points.len() >= 3 && points.iter().all(|p| p.is_finite())
+            }
+        }
+    }
+
     /// What is wrong with it, if anything: a negative or non-finite radius
     /// or point, or a polygon of fewer than three points.
     pub fn problem(&self) -> Option<String> {
@@ -368,7 +380,8 @@ pub(crate) fn index_obstacles(
     let index = &mut *index;
     index.shapes.clear();
     for (entity, obstacle, position, global) in &obstacles {
-        if obstacle.problem().is_some() {
+        // Every step, so without building the message `problem` makes.
+        if !obstacle.is_valid() {
             continue;
         }
         let ground = *ground;

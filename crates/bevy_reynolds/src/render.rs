@@ -24,7 +24,7 @@ use bevy::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
 use crate::components::{DesiredVelocity, Position, SteeringAgent, Trail, Velocity};
-use crate::level::{AvoidanceMemory, FollowPath, ObstacleIndex, SteeringPath};
+use crate::level::{AvoidanceMemory, FollowPath, ObstacleIndex};
 use crate::settings::SteeringSettings;
 use reynolds as model;
 
@@ -601,11 +601,13 @@ fn draw_level(
     followers: Query<(&FollowPath, Option<&AgentColor>)>,
     lookers: Query<(&Position, &AvoidanceMemory), With<SteeringAgent>>,
     mut buffers: Local<MeshBuffers>,
+    mut drawn: Local<Vec<usize>>,
 ) {
     let Ok((Mesh2d(handle), visibility)) = target.single_mut() else {
         return;
     };
     buffers.clear();
+    drawn.clear();
     if draw.level {
         let rock = linear(draw.obstacle_color);
         for (_, _, shape) in index.shapes() {
@@ -616,11 +618,12 @@ fn draw_level(
         }
         let road = linear(draw.path_color);
         // Each path once, however many follow it.
-        let mut drawn: Vec<*const SteeringPath> = Vec::new();
         for (follow, color) in &followers {
             let path = &*follow.path;
-            if !drawn.contains(&std::ptr::from_ref(path)) {
-                drawn.push(std::ptr::from_ref(path));
+            // Told apart by address: one shared path is one Arc.
+            let address = std::ptr::from_ref(path).addr();
+            if !drawn.contains(&address) {
+                drawn.push(address);
                 let points = path.points();
                 let ends = if path.is_looped() {
                     points.len()
