@@ -41,6 +41,12 @@ fn display_available() -> bool {
 /// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS`,
 /// `$BOIDS`, `$HERD` and `$LEVEL` set to the demos.
 fn under_xvfb(script: &str) {
+    // One demo at a time: software rendering takes both cores, and demos
+    // run side by side see their cursors late and their frames stall.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let status = Command::new("timeout")
         .args([
             "300",
@@ -88,13 +94,14 @@ fn read_report(path: &Path) -> serde_json::Value {
         .expect("the report is JSON")
 }
 
-/// Critters with `flags` for 9 s, the cursor put at (600, 300) on screen,
+/// Critters with `flags` for 12 s, the cursor put at (600, 300) on screen,
 /// which is (600, 400) in the world (y up), once the window is up, and left
-/// there: its report.
+/// there: its report. (The window takes a few seconds to come up on a busy
+/// machine; 12 s leaves the agents time to settle after that.)
 fn critters_with_a_still_cursor(flags: &str, name: &str) -> serde_json::Value {
     let report = temp_path(&format!("{name}.json"));
     under_xvfb(&format!(
-        "\"$CRITTERS\" --seed 5 --seconds 9 {flags} --report '{}' & pid=$!; \
+        "\"$CRITTERS\" --seed 5 --seconds 12 {flags} --report '{}' & pid=$!; \
          xdotool search --sync --name Critters >/dev/null; \
          for i in 1 2 3 4 5; do xdotool mousemove 600 300; sleep 0.2; done; \
          wait $pid",
@@ -240,6 +247,12 @@ fn separated_arrivers_huddle_round_a_still_cursor_instead_of_piling_up() {
         return;
     }
     let report = critters_with_a_still_cursor("--separate-arrivers", "critters-separated");
+    let still_for =
+        report["seconds"].as_f64().unwrap() - report["mouse_moved_at"].as_f64().unwrap();
+    assert!(
+        still_for >= 4.0,
+        "the cursor was still for only {still_for:.1} s"
+    );
     let arrivers: Vec<(f64, f64)> = report["agents"]
         .as_array()
         .unwrap()
@@ -253,9 +266,11 @@ fn separated_arrivers_huddle_round_a_still_cursor_instead_of_piling_up() {
     assert_eq!(arrivers.len(), 3);
     let mut closest = f64::INFINITY;
     for (i, a) in arrivers.iter().enumerate() {
-        // Round the cursor, at (600, 400) in the world...
+        // Round the cursor, at (600, 400) in the world (pushing each other
+        // about, they jostle rather than sit: 26 to 46 px from it across
+        // runs; without separation all three are within 3 px)...
         assert!(
-            (a.0 - 600.0).hypot(a.1 - 400.0) < 40.0,
+            (a.0 - 600.0).hypot(a.1 - 400.0) < 60.0,
             "an arriver at {a:?}"
         );
         for b in &arrivers[i + 1..] {
