@@ -19,7 +19,6 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_an
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::AgentColor;
 use bevy_reynolds::{Position, Velocity};
-use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -27,7 +26,7 @@ mod common;
 use common::{RunArgs, View, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH, cursor_in_world};
 
 /// A flock steering around your mouse.
-#[derive(Parser, Resource, Debug, Clone)]
+#[derive(clap::Parser, Resource, Debug, Clone)]
 struct Args {
     /// How many boids.
     #[arg(long, default_value_t = 40)]
@@ -66,7 +65,7 @@ struct Mouse;
 struct Boid;
 
 fn main() -> AppExit {
-    let args = Args::parse();
+    let args: Args = common::parse_args();
     let plugin = args.run.plugin("Boids", View::Flat);
     let seed = plugin.seed;
     let world = world_size(args.boids);

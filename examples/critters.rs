@@ -23,15 +23,12 @@ use bevy_reynolds::model::defaults;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw, ShowRadii};
 use bevy_reynolds::{Position, Velocity};
-use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{
-    RunArgs, Unattended, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world, write_report_file,
-};
+use common::{Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
 
 const GRID: Color = Color::srgb_u8(30, 34, 40);
 const TEXT: Color = Color::srgb_u8(235, 238, 242);
@@ -43,7 +40,7 @@ const VIOLET: Color = Color::srgb_u8(150, 102, 230);
 const FAINT: Color = Color::srgb_u8(70, 78, 90);
 
 /// Fifteen creatures steering around your mouse.
-#[derive(Parser, Resource, Debug, Clone)]
+#[derive(clap::Parser, Resource, Debug, Clone)]
 struct Args {
     /// How many agents, split evenly over the five behaviors.
     #[arg(long, default_value_t = 15)]
@@ -143,8 +140,11 @@ struct MouseArrow;
 struct Readout;
 
 fn main() -> AppExit {
-    let args = Args::parse();
-    let plugin = args.run.plugin("Critters", View::Flat);
+    let args: Args = common::parse_args();
+    let plugin = args
+        .run
+        .plugin("Critters", View::Flat)
+        .with_report(args.report.clone());
     let seed = plugin.seed;
     App::new()
         .add_plugins(plugin)
@@ -172,7 +172,7 @@ fn main() -> AppExit {
                 update_readout,
                 apply_exercises,
                 reset_agents,
-                write_report.run_if(resource_exists::<Unattended>),
+                write_report.run_if(common::report_due),
             ),
         )
         .add_systems(EguiPrimaryContextPass, exercises_panel)
@@ -500,19 +500,15 @@ fn reset_agents(
 /// For unattended runs with `--report`: at the end, where every agent and
 /// the mouse are, and how many frames were drawn in how long, as JSON.
 fn write_report(
-    args: Res<Args>,
-    unattended: Res<Unattended>,
+    report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     agents: Query<(&Kind, &Position, &Velocity, Has<Flocking>)>,
     mouse: Query<&Position, With<Mouse>>,
     moved_at: Res<MouseMovedAt>,
     frames: Res<bevy::diagnostic::FrameCount>,
     real: Res<Time<Real>>,
-    mut done: Local<bool>,
+    settings: Res<SteeringSettings>,
 ) {
-    let Some(path) = unattended.report_due(&args.report, &fixed, &mut done) else {
-        return;
-    };
     let mouse = mouse.single().map_or(Vec2::NAN, |p| p.0);
     let agents: Vec<_> = agents
         .iter()
@@ -531,7 +527,8 @@ fn write_report(
         "real_seconds": real.elapsed_secs_f64(),
         "mouse_moved_at": moved_at.0,
         "mouse": [mouse.x, mouse.y],
+        "response_time": settings.agent.response_time,
         "agents": agents,
     });
-    write_report_file(path, &json);
+    report.publish(&json);
 }

@@ -18,13 +18,12 @@ use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use bevy_reynolds::Position;
 use bevy_reynolds::prelude::*;
-use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{RunArgs, Unattended, View, write_report_file};
+use common::{Report, RunArgs, View};
 
 /// Metres a chapter's pixel is here.
 const UNIT: f32 = 0.05;
@@ -40,7 +39,7 @@ const YELLOW: Color = Color::srgb_u8(240, 200, 60);
 const GROUND: Color = Color::srgb_u8(40, 46, 40);
 
 /// A herd steering round a marker on a 3D field.
-#[derive(Parser, Resource, Debug, Clone)]
+#[derive(clap::Parser, Resource, Debug, Clone)]
 struct Args {
     /// How many agents, split evenly over seek, arrive and graze.
     #[arg(long, default_value_t = 60)]
@@ -63,10 +62,11 @@ struct Marker;
 struct Start(Vec2);
 
 fn main() -> AppExit {
-    let args = Args::parse();
+    let args: Args = common::parse_args();
     let plugin = args
         .run
-        .plugin("Herd 3D", View::Ground { length_unit: UNIT });
+        .plugin("Herd 3D", View::Ground { length_unit: UNIT })
+        .with_report(args.report.clone());
     let seed = plugin.seed;
     App::new()
         .add_plugins(plugin)
@@ -74,7 +74,7 @@ fn main() -> AppExit {
         .insert_resource(args)
         .add_systems(Startup, setup)
         .add_systems(FixedUpdate, circle_marker.before(SteeringSystems::Prepare))
-        .add_systems(Update, write_report.run_if(resource_exists::<Unattended>))
+        .add_systems(Update, write_report.run_if(common::report_due))
         .run()
 }
 
@@ -172,15 +172,10 @@ fn circle_marker(time: Res<Time>, mut marker: Query<&mut Transform, With<Marker>
 /// For unattended runs with `--report`: where every agent is (its
 /// Transform) and started, as JSON.
 fn write_report(
-    args: Res<Args>,
-    unattended: Res<Unattended>,
+    report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     agents: Query<(&Behavior, &Transform, &Start)>,
-    mut done: Local<bool>,
 ) {
-    let Some(path) = unattended.report_due(&args.report, &fixed, &mut done) else {
-        return;
-    };
     let agents: Vec<_> = agents
         .iter()
         .map(|(behavior, transform, start)| {
@@ -193,6 +188,5 @@ fn write_report(
             json!({ "kind": kind, "translation": [t.x, t.y, t.z], "start": [start.0.x, start.0.y] })
         })
         .collect();
-    let report = json!({ "seconds": fixed.elapsed_secs_f64(), "agents": agents });
-    write_report_file(path, &report);
+    report.publish(&json!({ "seconds": fixed.elapsed_secs_f64(), "agents": agents }));
 }

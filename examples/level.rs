@@ -19,15 +19,12 @@ use bevy_reynolds::model;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw, ShowRadii};
 use bevy_reynolds::{Position, Velocity};
-use clap::Parser;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{
-    RunArgs, Unattended, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world, write_report_file,
-};
+use common::{Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
 
 const BLUE: Color = Color::srgb_u8(47, 111, 235);
 const GREEN: Color = Color::srgb_u8(47, 158, 68);
@@ -41,7 +38,7 @@ const BODY: f32 = 8.0;
 const MARGIN: f32 = 30.0;
 
 /// A walled field of rocks, patrollers and grazers.
-#[derive(Parser, Resource, Debug, Clone)]
+#[derive(clap::Parser, Resource, Debug, Clone)]
 struct Args {
     /// How many grazers.
     #[arg(long, default_value_t = 24)]
@@ -144,8 +141,11 @@ enum Kind {
 struct LeastClearance(f32, Vec2);
 
 fn main() -> AppExit {
-    let args = Args::parse();
-    let plugin = args.run.plugin("Level", View::Flat);
+    let args: Args = common::parse_args();
+    let plugin = args
+        .run
+        .plugin("Level", View::Flat)
+        .with_report(args.report.clone());
     let seed = plugin.seed;
     let mut app = App::new();
     app.add_plugins(plugin)
@@ -173,10 +173,7 @@ fn main() -> AppExit {
         )
         .add_systems(
             Update,
-            (
-                follow_mouse,
-                write_report.run_if(resource_exists::<Unattended>),
-            ),
+            (follow_mouse, write_report.run_if(common::report_due)),
         );
     app.run()
 }
@@ -232,13 +229,16 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
         if field.clearance(p) < 2.0 * BODY {
             continue;
         }
+        let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
         commands.spawn((
             SteeringAgent,
             Kind::Grazer,
             Behavior::Graze(Target::Entity(mouse)),
             inside.clone(),
             Position(p),
-            Heading::from_angle(rng.random_range(-3.1..3.1)),
+            // Facing anywhere, and wandering off that way.
+            Heading::from_angle(angle),
+            WanderAngle(angle),
             AgentColor(GREEN),
         ));
         placed += 1;
@@ -275,16 +275,11 @@ fn measure_clearance(
 /// For unattended runs with `--report`: at the end, where every agent is
 /// and the least clearance over the run.
 fn write_report(
-    args: Res<Args>,
-    unattended: Res<Unattended>,
+    report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     least: Res<LeastClearance>,
     agents: Query<(&Kind, &Position, &Velocity, Option<&FollowPath>)>,
-    mut done: Local<bool>,
 ) {
-    let Some(path) = unattended.report_due(&args.report, &fixed, &mut done) else {
-        return;
-    };
     let agents: Vec<_> = agents
         .iter()
         .map(|(kind, pos, vel, follow)| {
@@ -302,5 +297,5 @@ fn write_report(
         "least_clearance_at": [least.1.x, least.1.y],
         "agents": agents,
     });
-    write_report_file(path, &json);
+    report.publish(&json);
 }

@@ -232,7 +232,6 @@ fn an_l_shaped_corridor_two_bodies_wide_is_followed_without_touching_a_wall() {
 }
 
 #[test]
-#[ignore = "not yet: the follower stops at the bend, every straight way from there blocked within its look-ahead (issue 10 open)"]
 fn an_l_shaped_corridor_is_followed_round_the_bend() {
     for hz in RATES {
         assert!(
@@ -255,9 +254,16 @@ fn spawn_wanderer(app: &mut App, p: Vec2, area: &[Vec2], rng: &mut Xoshiro128Plu
     ));
 }
 
-/// `count` wanderers spread over `area`, run for `seconds`: the farthest
-/// any was outside it.
-fn wanderers_inside(area: &[Vec2], count: usize, hz: f64, seconds: f64) -> f32 {
+/// What `count` wanderers spread over an area did in it.
+struct Wandered {
+    /// The farthest any was outside it.
+    worst_outside: f32,
+    /// The share of agent-steps within 20 px of its outline.
+    near_edge: f64,
+}
+
+/// `count` wanderers spread over `area`, run for `seconds`.
+fn wanderers_inside(area: &[Vec2], count: usize, hz: f64, seconds: f64) -> Wandered {
     let mut app = headless_app(hz, 3, SteeringSettings::default());
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(200);
     let (min, max) = area
@@ -277,13 +283,20 @@ fn wanderers_inside(area: &[Vec2], count: usize, hz: f64, seconds: f64) -> f32 {
         }
     }
     let mut worst = 0.0f32;
+    let (mut near, mut all) = (0usize, 0usize);
     let mut positions = app.world_mut().query::<&Position>();
     run_steps(&mut app, (seconds * hz) as u64, |world| {
         for p in positions.iter(world) {
             worst = worst.max(model::outside_by(p.0, area));
+            let to_edge = model::closest_on_outline(p.0, area).map_or(0.0, |q| p.0.distance(q));
+            near += usize::from(to_edge < 20.0);
+            all += 1;
         }
     });
-    worst
+    Wandered {
+        worst_outside: worst,
+        near_edge: near as f64 / all.max(1) as f64,
+    }
 }
 
 fn square() -> Vec<Vec2> {
@@ -311,12 +324,30 @@ fn wanderers_stay_inside_a_square_and_an_l() {
     for hz in RATES {
         let step = 220.0 / hz as f32;
         for (name, area) in [("square", square()), ("L", l_shape())] {
-            let worst = wanderers_inside(&area, 200, hz, 60.0);
+            let wandered = wanderers_inside(&area, 200, hz, 60.0);
+            let worst = wandered.worst_outside;
             eprintln!(
-                "200 wanderers, 60 s in the {name} at {hz} Hz: at most {worst:.2} px outside"
+                "200 wanderers, 60 s in the {name} at {hz} Hz: at most {worst:.2} px outside, {:.1}% of the time within 20 px of the edge",
+                100.0 * wandered.near_edge
             );
             assert!(worst <= step, "{worst} px outside the {name} at {hz} Hz");
         }
+    }
+}
+
+/// In a 600 px square, 12.9% of the area is within 20 px of the edge.
+/// Wanderers that slid along the edge until their wander turned them
+/// (without the bounce) spent 92% of their time there; bouncing off what
+/// they see ahead, 0.3%.
+#[test]
+fn wanderers_bounce_off_the_edge_rather_than_gather_along_it() {
+    for hz in RATES {
+        let near = wanderers_inside(&square(), 100, hz, 30.0).near_edge;
+        eprintln!(
+            "100 wanderers, 30 s in the square at {hz} Hz: {:.1}% of the time within 20 px of the edge",
+            100.0 * near
+        );
+        assert!(near < 0.2, "{near} of the time near the edge at {hz} Hz");
     }
 }
 
@@ -516,7 +547,6 @@ fn a_goal_straight_behind_a_rock_is_reached_going_round_one_side() {
 }
 
 #[test]
-#[ignore = "not yet: a wanderer cornered between a rock and the area's edge runs into the rock, by up to 15.8 px at 60 Hz (issue 10 open)"]
 fn wanderers_among_rocks_never_touch_one() {
     for hz in RATES {
         let mut app = headless_app(

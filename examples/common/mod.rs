@@ -1,14 +1,17 @@
 #![allow(dead_code)] // Each demo uses a part of what is shared.
 
-//! What every demo needs: a fixed 1000 x 700 window, the chapter's 60 Hz,
-//! a dark background, the steering plugin with its tuning panel, and
-//! unattended runs (`--seconds S --screenshot out.png`) that take a
-//! screenshot and exit. A flat demo's world matches the window ((0, 0) at
-//! the bottom left, y up) under a 2D camera, with the debug view; a demo on
-//! the ground brings its own 3D camera.
+//! What every demo needs: a fixed 1000 x 700 window (on the web, the page's
+//! canvas, filling the browser's window), the chapter's 60 Hz, a dark
+//! background, the steering plugin with its tuning panel, options from the
+//! command line (on the web, from the page's query string), unattended runs
+//! (`--seconds S --screenshot out.png`) that take a screenshot and exit, and
+//! reports. A flat demo's world is the 1000 x 700 field ((0, 0) at the
+//! bottom left, y up) under a 2D camera that shows all of it, with the debug
+//! view; a demo on the ground brings its own 3D camera.
 
 use std::path::PathBuf;
 
+use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::{PrimaryWindow, WindowResolution};
@@ -47,6 +50,7 @@ impl RunArgs {
             seed: self.seed.unwrap_or_else(rand::random),
             seconds: self.seconds,
             screenshot: self.screenshot.clone(),
+            report: None,
             view,
         }
     }
@@ -62,8 +66,18 @@ pub struct ExamplePlugin {
     pub seconds: Option<f64>,
     /// Where an unattended run saves its screenshot.
     pub screenshot: Option<PathBuf>,
+    /// Where an unattended run writes its report (see [`Report`]).
+    pub report: Option<PathBuf>,
     /// The world the demo shows.
     pub view: View,
+}
+
+impl ExamplePlugin {
+    /// The same demo, writing its report (see [`Report`]) into `path`.
+    pub fn with_report(mut self, path: Option<PathBuf>) -> Self {
+        self.report = path;
+        self
+    }
 }
 
 /// The world a demo shows.
@@ -95,29 +109,98 @@ impl Unattended {
     pub fn is_due(&self, fixed: &Time<Fixed>) -> bool {
         fixed.elapsed_secs_f64() >= self.seconds
     }
+}
 
-    /// Where to write the demo's `--report` now: its path, once, when the
-    /// run has reached its end (`done` remembers that it was written).
-    pub fn report_due<'a>(
-        &self,
-        report: &'a Option<PathBuf>,
-        fixed: &Time<Fixed>,
-        done: &mut bool,
-    ) -> Option<&'a PathBuf> {
-        let path = report.as_ref()?;
-        if *done || !self.is_due(fixed) {
-            return None;
+/// Where a demo's report goes: on the desktop, the `--report` file, written
+/// once at the end of an unattended run; on the web, the page's
+/// `<body data-report>`, rewritten every simulated second, which is how the
+/// browser test (`web/check`) sees the agents move.
+#[derive(Resource, Clone, Default)]
+pub struct Report {
+    /// The file to write (ignored on the web).
+    pub path: Option<PathBuf>,
+}
+
+impl Report {
+    /// Publishes the demo's report as JSON, or logs why it cannot.
+    pub fn publish(&self, report: &serde_json::Value) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(path) = &self.path
+            && let Err(error) = std::fs::write(path, report.to_string())
+        {
+            error!("cannot write the report to {}: {error}", path.display());
         }
-        *done = true;
-        Some(path)
+        #[cfg(target_arch = "wasm32")]
+        if let Some(body) = web_sys::window()
+            .and_then(|window| window.document())
+            .and_then(|document| document.body())
+            && let Err(error) = body.set_attribute("data-report", &report.to_string())
+        {
+            error!("cannot publish the report on the page: {error:?}");
+        }
     }
 }
 
-/// Writes a demo's report as JSON, or says why it cannot.
-pub fn write_report_file(path: &std::path::Path, report: &serde_json::Value) {
-    if let Err(error) = std::fs::write(path, report.to_string()) {
-        error!("cannot write the report to {}: {error}", path.display());
+/// A run condition for a demo's report system: true once, at the end of an
+/// unattended run with `--report`, on the desktop; every simulated second
+/// on the web.
+pub fn report_due(
+    report: Res<Report>,
+    unattended: Option<Res<Unattended>>,
+    fixed: Res<Time<Fixed>>,
+    mut next: Local<f64>,
+) -> bool {
+    let now = fixed.elapsed_secs_f64();
+    if cfg!(target_arch = "wasm32") {
+        if now < *next {
+            return false;
+        }
+        *next = now.floor() + 1.0;
+        return true;
     }
+    let Some(unattended) = unattended else {
+        return false;
+    };
+    if report.path.is_none() || next.is_infinite() || !unattended.is_due(&fixed) {
+        return false;
+    }
+    *next = f64::INFINITY;
+    true
+}
+
+/// The demo's options: from the command line on the desktop; on the web,
+/// from the page's query string, where `?seed=7&agents=200&separate-arrivers`
+/// means `--seed 7 --agents 200 --separate-arrivers` (options the page does
+/// not understand are reported in the browser's console and left at their
+/// defaults).
+pub fn parse_args<T: clap::Parser>() -> T {
+    #[cfg(not(target_arch = "wasm32"))]
+    return T::parse();
+    #[cfg(target_arch = "wasm32")]
+    {
+        let query = web_sys::window()
+            .and_then(|window| window.location().search().ok())
+            .unwrap_or_default();
+        T::try_parse_from(args_from_query(&query)).unwrap_or_else(|error| {
+            web_sys::console::error_1(&error.to_string().into());
+            T::parse_from(["demo"])
+        })
+    }
+}
+
+/// `?seed=7&separate-arrivers` as command-line words: `demo --seed=7
+/// --separate-arrivers` (a `+` is a space; values are numbers and names, so
+/// nothing else is decoded).
+pub fn args_from_query(query: &str) -> Vec<String> {
+    let options = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| match pair.split_once('=') {
+            Some((key, value)) => format!("--{key}={}", value.replace('+', " ")),
+            None => format!("--{pair}"),
+        });
+    std::iter::once("demo".to_owned()).chain(options).collect()
 }
 
 impl Plugin for ExamplePlugin {
@@ -127,11 +210,17 @@ impl Plugin for ExamplePlugin {
                 title: self.title.into(),
                 resolution: WindowResolution::new(WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32),
                 resizable: false,
+                // On the web: the page's canvas, as large as the page.
+                canvas: cfg!(target_arch = "wasm32").then(|| "#bevy".to_owned()),
+                fit_canvas_to_parent: true,
                 ..default()
             }),
             ..default()
         }))
         .add_plugins(SteeringInspectorPlugin)
+        .insert_resource(Report {
+            path: self.report.clone(),
+        })
         // The chapter simulates at the display's 60 frames a second.
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .insert_resource(ClearColor(BACKGROUND));
@@ -169,10 +258,20 @@ pub fn cursor_in_world(
     camera.viewport_to_world_2d(transform, cursor).ok()
 }
 
+/// A 2D camera on the middle of the field that shows all of it, at one
+/// pixel a pixel in the desktop's 1000 x 700 window and scaled to fit a
+/// browser's window of any size.
 fn spawn_camera(mut commands: Commands) {
     commands.spawn((
         Camera2d,
         Msaa::Sample4,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::AutoMin {
+                min_width: WINDOW_WIDTH,
+                min_height: WINDOW_HEIGHT,
+            },
+            ..OrthographicProjection::default_2d()
+        }),
         Transform::from_xyz(WINDOW_WIDTH / 2.0, WINDOW_HEIGHT / 2.0, 0.0),
     ));
 }

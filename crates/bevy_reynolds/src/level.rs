@@ -30,6 +30,18 @@
 //! avoiding agent's steering *replaces* the sum of the rest while it avoids,
 //! since any other behavior pulling the other way would otherwise outvote it
 //! and take the agent into the rock.
+//!
+//! An avoiding agent looks ahead along its velocity (and, when that is
+//! clear, along where it means to go), picks a side to pass on and keeps it
+//! while the same obstacle is in the way, then takes the way round that
+//! gets it farthest toward where it means to go
+//! ([`best_way`](reynolds::best_way)), no faster than it can stop within
+//! what it sees free ([`stopping_speed`](reynolds::stopping_speed)): in a
+//! corridor, it goes on along it, slowing for the bend, and turns into the
+//! bend once it sees it clear. A wanderer that meets something has its
+//! [`WanderAngle`] mirrored off it, so it wanders away instead of sliding
+//! along the wall (the chapter's wander angle is absolute, and would
+//! otherwise keep pointing into it).
 
 use std::sync::Arc;
 
@@ -37,7 +49,9 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use reynolds::{self as model, Polyline, Probe, Shape, Side};
 
-use crate::components::{Heading, Position, SteeringAccumulator, SteeringAgent, Velocity};
+use crate::components::{
+    Heading, Position, SteeringAccumulator, SteeringAgent, Velocity, WanderAngle,
+};
 use crate::ground::{GroundPlane, SteeringLengthUnit};
 use crate::params::{Combine, Priority, SteeringParams};
 
@@ -472,13 +486,14 @@ pub(crate) fn avoid_obstacles(
             Has<IgnoreObstacles>,
             &mut AvoidanceMemory,
             &mut SteeringAccumulator,
+            &mut WanderAngle,
         ),
         With<SteeringAgent>,
     >,
 ) {
     let index = &*index;
     agents.par_iter_mut().for_each(
-        |(pos, vel, heading, params, containment, ignore, mut memory, mut steering)| {
+        |(pos, vel, heading, params, containment, ignore, mut memory, mut steering, mut wander)| {
             let sees_obstacles = !ignore && !index.is_empty();
             if !sees_obstacles && containment.is_none() {
                 if memory.obstacle.is_some() {
@@ -576,30 +591,14 @@ pub(crate) fn avoid_obstacles(
                         memory.obstacle = Some((entity, part));
                         memory.left = side == Side::Left;
                         memory.looking = dir;
-                        // A way clear for the whole look-ahead, else for half
-                        // of it (and so on), at a speed it can stop from
-                        // within that distance.
-                        let mut found = None;
-                        let mut reach = probe.length;
-                        for share in [1.0, 0.5, 0.25, 0.125] {
-                            reach = probe.length * share;
-                            let short = Probe {
-                                length: reach,
-                                ..probe
-                            };
-                            found = model::clear_way(dir, side, std::f32::consts::PI, |d| {
-                                first_hit(&Probe { dir: d, ..short }).map(|h| h.3)
-                            });
-                            if found.is_some() {
-                                break;
-                            }
-                        }
-                        // Nowhere to go: it stops.
-                        let way = found.unwrap_or(Vec2::ZERO);
-                        let stoppable = (2.0 * max_accel * reach).sqrt();
+                        // The way that gets it farthest toward where it
+                        // means to go.
+                        let way = model::best_way(dir, intent_dir, side, probe.length, |d| {
+                            first_hit(&Probe { dir: d, ..probe }).map(|h| h.3)
+                        });
                         // The nearer the hit, the more of the force goes
                         // into turning: only the velocity's part along the
-                        // clear way is kept, none of it pressed toward the
+                        // way is kept, none of it pressed toward the
                         // obstacle. Touching something from still, out,
                         // even if it meant to stay.
                         let urgency = if length > 0.0 {
@@ -607,15 +606,34 @@ pub(crate) fn avoid_obstacles(
                         } else {
                             1.0
                         };
-                        let speed = if sliding {
-                            let kept = vel.dot(way).max(0.0);
+                        let speed = if sliding && way.dir.dot(moving) > 0.0 {
+                            let kept = vel.dot(way.dir).max(0.0);
                             speed + (kept - speed) * urgency
                         } else if t == 0.0 {
                             speed.max(0.5 * max_speed)
                         } else {
                             speed
                         };
-                        desired = Some(way * speed.min(stoppable));
+                        // No faster than it can stop from within what it
+                        // sees free along the way, nor, still sliding
+                        // toward what it has seen, along that.
+                        let mut speed = speed.min(model::stopping_speed(way.free, max_accel, rt));
+                        let toward = way.dir.dot(moving);
+                        if sliding && toward > 0.0 {
+                            speed = speed.min(model::stopping_speed(t, max_accel, rt) / toward);
+                        }
+                        desired = Some(way.dir * speed);
+                        // A wanderer bounces: where it means to wander,
+                        // if into what it met, is mirrored off it (else
+                        // it would slide along a wall until its wander
+                        // turned, and gather in corners).
+                        let contact = probe.from + probe.dir * t;
+                        let normal = model::direction(contact - shape.closest_point(contact));
+                        let wandering = Vec2::from_angle(wander.0);
+                        let into = wandering.dot(normal);
+                        if into < 0.0 && wander.0.is_finite() {
+                            wander.0 = (wandering - 2.0 * into * normal).to_angle();
+                        }
                     }
                     None => {
                         if memory.obstacle.is_some() {

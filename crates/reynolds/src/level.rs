@@ -6,9 +6,9 @@
 //! in the direction it means to go, as far as its look-ahead. If the swept
 //! body would touch a circle or a wall, the agent turns, to the side that
 //! goes round the first one the short way, as little as clears everything
-//! in reach ([`clear_way`]).
+//! in reach ([`best_way`]).
 
-use crate::model::{direction, finite_or_zero, sanitize_speed};
+use crate::model::{direction, finite_or_zero, sanitize_response_time, sanitize_speed};
 use glam::Vec2;
 
 /// An obstacle an agent's body must not enter: a circle, or a wall segment
@@ -228,58 +228,136 @@ impl Side {
     }
 }
 
-/// How far apart the directions [`clear_way`] tries are, in radians (15°).
+/// How far apart the directions [`best_way`] tries are, in radians (15°).
 const WAY_STEP: f32 = std::f32::consts::PI / 12.0;
 
-/// The direction nearest `dir`, turning to `side` by at most `max_turn`
-/// radians (and, if that side is blocked all the way round, to the
-/// other; half a turn at the most), in which `blocked` finds
-/// nothing: `blocked(direction)` is how far along that direction the
-/// swept body would touch something, or `None` if it would not. The turn is
-/// found in steps of 15° and then to within half a degree. `None` if every
-/// way is blocked. `dir` must be a unit vector.
+/// A way round what is in front: a direction, and how far the swept body
+/// is free along it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Way {
+    /// A unit vector; zero if every way is blocked at once.
+    pub dir: Vec2,
+    /// How far along `dir` the body can go before it touches something, at
+    /// most the reach it was asked about.
+    pub free: f32,
+}
+
+/// The way that takes a body farthest toward `toward` within `reach`,
+/// turning from `dir`. `blocked(direction)` is how far along that direction
+/// the swept body would touch something, or `None` if it would not.
+/// Directions turning from `dir` to `side` in steps of 15°, up to half a
+/// turn, are scored by how far they are free times how much of `toward`
+/// they keep (`(1 + cos)/2` of the angle between them): so a body in a
+/// corridor goes on along it, slowing for the wall at its end, rather than
+/// turning back, and one heading at a rock turns as soon as a way round it
+/// is worth more than the way into it. A turn that clears the whole reach
+/// is then narrowed to the least that does (to within half a degree), if
+/// that scores no worse. Only if that side leads nowhere (no score of an
+/// eighth of the reach) is the other side tried. `dir` and `toward` must be
+/// unit vectors.
 ///
 /// ```
-/// # use reynolds::{clear_way, Probe, Shape, Side, Vec2};
+/// # use reynolds::{best_way, Probe, Shape, Side, Vec2};
 /// // A rock 100 px ahead, 40 px across with the body and its clearance:
 /// // the way round on the left grazes it, along the tangent (23.6°).
 /// let rock = Shape::Circle { center: Vec2::new(100.0, 0.0), radius: 30.0 };
 /// let probe = Probe { from: Vec2::ZERO, dir: Vec2::X, length: 200.0, radius: 10.0 };
-/// let way = clear_way(Vec2::X, Side::Left, 1.6, |d| Probe { dir: d, ..probe }.hit(&rock)).unwrap();
-/// assert!((way.to_angle().to_degrees() - 23.58).abs() < 0.5);
+/// let blocked = |d| Probe { dir: d, ..probe }.hit(&rock);
+/// let way = best_way(Vec2::X, Vec2::X, Side::Left, 200.0, blocked);
+/// assert!((way.dir.to_angle().to_degrees() - 23.58).abs() < 0.5);
+/// assert_eq!(way.free, 200.0);
+/// // Moving along +x but meaning to go back: straight back.
+/// let way = best_way(Vec2::X, Vec2::NEG_X, Side::Left, 200.0, blocked);
+/// assert!(way.dir.abs_diff_eq(Vec2::NEG_X, 1e-5));
 /// ```
-pub fn clear_way(
+pub fn best_way(
     dir: Vec2,
+    toward: Vec2,
     side: Side,
-    max_turn: f32,
+    reach: f32,
     blocked: impl Fn(Vec2) -> Option<f32>,
-) -> Option<Vec2> {
+) -> Way {
+    let reach = if reach.is_finite() {
+        reach.max(0.0)
+    } else {
+        0.0
+    };
     let turned = |sign: f32, angle: f32| Vec2::from_angle(sign * angle).rotate(dir);
-    if blocked(dir).is_none() {
-        return Some(dir);
-    }
-    // At most 12 steps: half a turn.
-    let steps = (max_turn / WAY_STEP + 1e-3).floor().clamp(0.0, 12.0) as u32;
+    let free = |d: Vec2| blocked(d).map_or(reach, |t| t.clamp(0.0, reach));
+    let score = |d: Vec2, free: f32| free * 0.5 * (1.0 + d.dot(toward).clamp(-1.0, 1.0));
+    let mut best = Way {
+        dir,
+        free: free(dir),
+    };
+    let mut best_score = score(dir, best.free);
     for sign in [side.sign(), -side.sign()] {
-        let Some(mut open) = (1..=steps)
-            .map(|k| k as f32 * WAY_STEP)
-            .find(|angle| blocked(turned(sign, *angle)).is_none())
-        else {
-            continue;
-        };
-        // Closer to `dir`, between the last blocked step and the open one.
-        let mut shut = open - WAY_STEP;
-        for _ in 0..5 {
-            let mid = 0.5 * (shut + open);
-            if blocked(turned(sign, mid)).is_some() {
-                shut = mid;
-            } else {
-                open = mid;
-            }
+        if best_score >= reach / 8.0 && sign != side.sign() {
+            break;
         }
-        return Some(turned(sign, open));
+        let mut previous = (0.0, free(dir));
+        for k in 1..=12 {
+            let angle = k as f32 * WAY_STEP;
+            let d = turned(sign, angle);
+            let f = free(d);
+            let s = score(d, f);
+            if s > best_score {
+                best_score = s;
+                best = Way { dir: d, free: f };
+                if f >= reach && previous.1 < reach {
+                    // Narrowed to the least turn that still clears it all.
+                    let (mut shut, mut open) = (previous.0, angle);
+                    for _ in 0..5 {
+                        let mid = 0.5 * (shut + open);
+                        if free(turned(sign, mid)) >= reach {
+                            open = mid;
+                        } else {
+                            shut = mid;
+                        }
+                    }
+                    let narrowed = turned(sign, open);
+                    if score(narrowed, reach) >= best_score {
+                        best = Way {
+                            dir: narrowed,
+                            free: reach,
+                        };
+                        best_score = score(narrowed, reach);
+                    }
+                }
+            }
+            previous = (angle, f);
+        }
     }
-    None
+    if best_score > 0.0 {
+        best
+    } else {
+        Way {
+            dir: Vec2::ZERO,
+            free: 0.0,
+        }
+    }
+}
+
+/// The fastest an agent may mean to go toward something `free` pixels
+/// ahead and still stop short of it, given its steering: the force is
+/// `(desired - vel) / response_time`, at most `max_accel`. Two limits,
+/// whichever is lower: while braking is capped, the braking curve
+/// `sqrt(2 a free)` less the `a · response_time` the velocity lags behind
+/// what it means; near the end, `free / (4 response_time)`, for which the
+/// response is critically damped (the distance closes without crossing).
+///
+/// ```
+/// # use reynolds::stopping_speed;
+/// assert_eq!(stopping_speed(0.0, 380.0, 0.15), 0.0);
+/// assert!((stopping_speed(15.0, 380.0, 0.15) - 25.0).abs() < 1e-4);
+/// assert!(stopping_speed(400.0, 380.0, 0.15) > 220.0);
+/// ```
+pub fn stopping_speed(free: f32, max_accel: f32, response_time: f32) -> f32 {
+    let free = if free.is_finite() { free.max(0.0) } else { 0.0 };
+    let a = sanitize_speed(max_accel);
+    let rt = sanitize_response_time(response_time);
+    let braking = ((2.0 * a * free).sqrt() - a * rt).max(0.0);
+    let speed = braking.min(free / (4.0 * rt));
+    if speed.is_finite() { speed } else { 0.0 }
 }
 
 /// The side of a wall to slide along for a body heading `dir`: the way that
@@ -355,7 +433,7 @@ pub fn outside_by(p: Vec2, points: &[Vec2]) -> f32 {
 /// Containment, for an agent outside its area: the desired velocity back in,
 /// at `speed`, toward the nearest point of the outline and a little past it
 /// (so it does not stop on the line). `None` if `p` is inside (then the
-/// outline's edges are walls seen from inside: see [`clear_way`]).
+/// outline's edges are walls seen from inside: see [`best_way`]).
 ///
 /// ```
 /// # use reynolds::{come_back_inside, Vec2};

@@ -789,3 +789,47 @@ fn a_negative_weight_counts_as_nothing_as_everywhere_else() {
     assert_eq!(sanitize_weight(f32::NAN), 0.0);
     assert_eq!(sanitize_weight(2.5), 2.5);
 }
+
+/// The closest an agent comes to a wall `free` px ahead, starting at the
+/// speed `stopping_speed` allows there and meaning, every step, the speed
+/// `stop` allows for what is left (negative: it went through).
+fn closest_approach(free: f32, hz: f32, stop: impl Fn(f32) -> f32) -> f32 {
+    let limits = Limits::default();
+    let dt = 1.0 / hz;
+    let mut agent = Kinematics {
+        pos: Vec2::ZERO,
+        vel: Vec2::X * stop(free).min(limits.max_speed),
+    };
+    let mut closest = free;
+    for _ in 0..(10.0 * hz) as usize {
+        let left = free - agent.pos.x;
+        let desired = Vec2::X * stop(left);
+        agent = step(
+            agent,
+            steering(desired, agent.vel, RESPONSE_TIME),
+            limits,
+            dt,
+        );
+        closest = closest.min(free - agent.pos.x);
+    }
+    closest
+}
+
+#[test]
+fn at_the_stopping_speed_an_agent_stops_before_what_it_sees() {
+    let stop = |left: f32| stopping_speed(left, MAX_FORCE, RESPONSE_TIME);
+    // The bare braking curve, sqrt(2 a d), forgets that the velocity lags
+    // what it means by a response time: it goes through.
+    let braking_curve = |left: f32| (2.0 * MAX_FORCE * left.max(0.0)).sqrt();
+    for hz in [60.0, 144.0] {
+        for free in [5.0, 20.0, 60.0, 150.0, 400.0] {
+            let closest = closest_approach(free, hz, stop);
+            assert!(closest >= 0.0, "{closest} px from {free} px at {hz} Hz");
+        }
+        let through = closest_approach(150.0, hz, braking_curve);
+        assert!(
+            through < 0.0,
+            "the bare braking curve stopped {through} px short at {hz} Hz"
+        );
+    }
+}

@@ -226,6 +226,106 @@ pub fn flock_app(n: usize, seed: u64, threads: Option<usize>) -> App {
     app
 }
 
+/// The level workload's square world: 32 × 32 cells of 125 px.
+const LEVEL_CELLS: usize = 32;
+const LEVEL_CELL: f32 = 125.0;
+
+/// `n` agents in a 4,000 px square level of `obstacles` obstacles (up to
+/// 1,024): one in five a wall 40 to 80 px long at any angle, the rest rocks
+/// of radius 10 to 30, one to a 125 px cell, at least 15 px apart. Every
+/// agent (body radius 4) stays inside the square by containment and
+/// combines by priority; in turn they wander, seek the target circling
+/// (500, 350) (so seekers and arrivers cross the rocks to the level's
+/// corner and crowd there), arrive at it, and follow one of eight looped
+/// paths (a rectangle each, round the middle at eight sizes, radius 20).
+/// Agents start outside every obstacle. One `update` is one fixed step.
+pub fn level_app(n: usize, obstacles: usize, seed: u64, threads: Option<usize>) -> App {
+    let side = LEVEL_CELLS as f32 * LEVEL_CELL;
+    let settings = SteeringSettings {
+        agent: SteeringParams {
+            radius: 4.0,
+            combine: Combine::priority(),
+            ..default()
+        },
+        ..default()
+    };
+    let mut app = headless_app_with_threads(BENCH_HZ, seed, settings, threads);
+    let target = Target::Entity(add_circling_target(&mut app));
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+    let world = app.world_mut();
+
+    let mut shapes = Vec::new();
+    for i in 0..obstacles.min(LEVEL_CELLS * LEVEL_CELLS) {
+        let cell = Vec2::new((i % LEVEL_CELLS) as f32, (i / LEVEL_CELLS) as f32);
+        let center = (cell + 0.5) * LEVEL_CELL
+            + Vec2::new(rng.random_range(-20.0..20.0), rng.random_range(-20.0..20.0));
+        let obstacle = if i % 5 == 0 {
+            let half = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::PI))
+                * rng.random_range(20.0..40.0);
+            Obstacle::wall(-half, half)
+        } else {
+            Obstacle::circle(rng.random_range(10.0..30.0))
+        };
+        shapes.push((center, obstacle.clone()));
+        world.spawn((obstacle, Position(center)));
+    }
+    // Clear of every obstacle by a body and more (the cells' middles are).
+    let clear = |p: Vec2| {
+        shapes.iter().all(|(c, shape)| match shape {
+            Obstacle::Circle { radius } => p.distance(*c) > radius + 8.0,
+            Obstacle::Wall { a, b } => {
+                p.distance(model::closest_on_segment(p - *c, *a, *b) + *c) > 8.0
+            }
+            Obstacle::Polygon { .. } => true,
+        })
+    };
+
+    let inside = Containment::rect(Vec2::ZERO, Vec2::splat(side));
+    let middle = Vec2::splat(side / 2.0);
+    let paths: Vec<_> = (1..=8)
+        .map(|k| {
+            let half = Vec2::splat(side * 0.055 * k as f32);
+            let corners = [
+                middle - half,
+                middle + Vec2::new(half.x, -half.y),
+                middle + half,
+                middle + Vec2::new(-half.x, half.y),
+            ];
+            std::sync::Arc::new(SteeringPath::new(corners, true))
+        })
+        .collect();
+    for i in 0..n {
+        let behavior = match i % 4 {
+            0 => Behavior::Wander,
+            1 => Behavior::Seek(target),
+            2 => Behavior::Arrive(target),
+            _ => Behavior::Idle,
+        };
+        let mut agent = world.spawn((
+            SteeringAgent,
+            behavior,
+            inside.clone(),
+            WanderAngle(rng.random_range(-std::f32::consts::PI..std::f32::consts::PI)),
+        ));
+        if i % 4 == 3 {
+            let path = paths[(i / 4) % paths.len()].clone();
+            let mut follow = FollowPath::new(path.clone(), 20.0);
+            follow.cursor = rng.random_range(0.0..path.length());
+            agent.insert((Position(path.point_at(follow.cursor)), follow));
+        } else {
+            let pos = loop {
+                let p = Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
+                if clear(p) {
+                    break p;
+                }
+            };
+            agent.insert(Position(pos));
+        }
+    }
+    run_steps(&mut app, 60, |_| {});
+    app
+}
+
 /// A flock as plain arrays, for comparing neighbor searches on the same
 /// math: the grid against checking every pair.
 pub struct PlainFlock {

@@ -38,8 +38,16 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         steps: u64,
         /// Time a flock (the three rules over the neighbor grid) instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "level")]
         flock: bool,
+        /// Time a level instead: agents among obstacles and walls, kept in
+        /// by containment, a quarter of them following paths, combined by
+        /// priority (`steering_lab::bench::level_app`).
+        #[arg(long, conflicts_with = "plain")]
+        level: bool,
+        /// How many obstacles the level has (at most 1,024).
+        #[arg(long, default_value_t = 1_000, requires = "level")]
+        obstacles: usize,
         /// Time the plain-Rust loop of the same math instead of the plugin
         /// (one thread, no ECS): the floor for the ECS's overhead.
         #[arg(long)]
@@ -356,13 +364,19 @@ fn main() -> ExitCode {
             agents,
             steps,
             flock,
+            level,
+            obstacles,
             plain,
             stages,
             threads,
             seed,
         } => {
             use steering_lab::bench;
-            let workload = if flock { "flock" } else { "critters" };
+            let workload = match (flock, level) {
+                (true, _) => "flock",
+                (_, true) => "level",
+                _ => "critters",
+            };
             let mut line = json!({
                 "workload": workload,
                 "runs": if plain { "plain loop" } else { "plugin" },
@@ -383,6 +397,9 @@ fn main() -> ExitCode {
             } else {
                 let mut app = if flock {
                     bench::flock_app(agents, seed, threads)
+                } else if level {
+                    line["obstacles"] = json!(obstacles.min(1024));
+                    bench::level_app(agents, obstacles, seed, threads)
                 } else {
                     bench::critters_mix_app(agents, seed, threads)
                 };

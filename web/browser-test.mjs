@@ -1,0 +1,139 @@
+// The browser test (run by web/check): loads the two demos built by
+// web/build from a local server in headless Chromium (WebGL2 on
+// SwiftShader), checks their screenshots and what they publish in
+// <body data-report>, and drives the mouse and a key.
+//
+//   node web/browser-test.mjs http://127.0.0.1:8731 <folder for screenshots>
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { chromium } from "playwright-core";
+import { PNG } from "pngjs";
+
+const [base, shots] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    // WebGL2 in software: no GPU here.
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+    // This machine's network is closed: no calls home.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+  ],
+});
+const errors = [];
+/** A fresh page (no cursor over it yet), its errors collected. */
+async function newPage() {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  return page;
+}
+let page = await newPage();
+
+/** The demo's report, once its simulated clock has passed `after` seconds. */
+async function reportAfter(after, timeout = 180_000) {
+  const handle = await page.waitForFunction(
+    (after) => {
+      const report = document.body.dataset.report;
+      return report && JSON.parse(report).seconds > after ? report : null;
+    },
+    after,
+    { timeout, polling: 200 },
+  );
+  return JSON.parse(await handle.jsonValue());
+}
+
+/** How many pixels of the screenshot are within `tolerance` of `color`,
+ * in the rectangle [x0, x1) x [y0, y1). */
+function count(png, color, tolerance, [x0, y0, x1, y1] = [0, 0, png.width, png.height]) {
+  let n = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = 4 * (y * png.width + x);
+      if (color.every((c, k) => Math.abs(png.data[i + k] - c) <= tolerance)) n++;
+    }
+  }
+  return n;
+}
+
+async function screenshot(name) {
+  const bytes = await page.screenshot();
+  writeFileSync(`${shots}/${name}.png`, bytes);
+  return PNG.sync.read(bytes);
+}
+
+const moved = (a, b) =>
+  a.agents.filter((agent, i) => Math.hypot(agent.pos[0] - b.agents[i].pos[0], agent.pos[1] - b.agents[i].pos[1]) > 10).length;
+
+// Critters, with options from the query string.
+let started = Date.now();
+await page.goto(`${base}/index.html?seed=7&agents=25`);
+const first = await reportAfter(0);
+console.log(`critters: first report after ${((Date.now() - started) / 1000).toFixed(1)} s (simulated ${first.seconds.toFixed(1)} s)`);
+assert.equal(first.agents.length, 25, "?agents=25 spawns 25 agents");
+const later = await reportAfter(first.seconds + 3);
+const critterMoves = moved(first, later);
+console.log(`critters: ${critterMoves} of 25 agents moved more than 10 px in ${(later.seconds - first.seconds).toFixed(1)} simulated s`);
+assert.ok(critterMoves >= 20, "the agents move");
+
+const shot = await screenshot("critters");
+const kinds = {
+  seek: [47, 111, 235],
+  arrive: [47, 158, 68],
+  pursue: [150, 102, 230],
+  wander: [235, 238, 242],
+  graze: [224, 49, 49],
+};
+for (const [name, color] of Object.entries(kinds)) {
+  const inKey = count(shot, color, 6, [0, 0, 120, 140]);
+  const inWorld = count(shot, color, 6, [0, 140, shot.width, shot.height]);
+  console.log(`critters: ${name} ${inKey} px in the key, ${inWorld} px in the world`);
+  assert.ok(inKey >= 60 && inWorld >= 60, `${name} is drawn`);
+}
+const panel = count(shot, [27, 27, 27], 2);
+console.log(`critters: the panel covers ${panel} px`);
+assert.ok(panel > 20_000, "the panel is drawn");
+
+// The mouse leads them; R switches to the slow response.
+await page.mouse.move(700, 200);
+await page.mouse.move(705, 205, { steps: 5 });
+await page.keyboard.press("r");
+const now = await reportAfter(0);
+const led = await reportAfter(now.seconds + 1.5);
+console.log(`critters: mouse at (${led.mouse.map((v) => v.toFixed(1))}), response time ${led.response_time} s`);
+assert.ok(Math.hypot(led.mouse[0] - 705, led.mouse[1] - (700 - 205)) < 2, "the mouse is where the cursor is");
+assert.equal(led.response_time, 1, "R switches to the slow response");
+
+// The level, in a page of its own: grazers flee a cursor left over them.
+await page.close();
+page = await newPage();
+started = Date.now();
+await page.goto(`${base}/level.html?seed=3`);
+const level = await reportAfter(0);
+console.log(`level: first report after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const levelLater = await reportAfter(level.seconds + 3);
+const levelMoves = moved(level, levelLater);
+console.log(`level: ${levelMoves} of ${level.agents.length} agents moved more than 10 px; least clearance ${levelLater.least_clearance_px.toFixed(2)} px`);
+assert.ok(levelMoves >= level.agents.length / 2, "the level's agents move");
+const levelShot = await screenshot("level");
+for (const [name, color] of Object.entries({
+  rocks: [120, 108, 92],
+  path: [200, 170, 60],
+  patrollers: [47, 111, 235],
+  grazers: [47, 158, 68],
+})) {
+  const n = count(levelShot, color, 6);
+  console.log(`level: ${name} ${n} px`);
+  assert.ok(n >= 60, `the level's ${name} are drawn`);
+}
+
+await browser.close();
+assert.deepEqual(errors, [], "no errors in the browser's console");
+console.log("browser test: ok");
