@@ -45,7 +45,6 @@
 
 use std::sync::Arc;
 
-use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use reynolds::{self as model, Polyline, Probe, Shape, Side};
 
@@ -273,13 +272,27 @@ pub struct AvoidanceMemory {
 pub struct ObstacleIndex {
     shapes: Vec<(Entity, u32, Shape)>,
     cell: f32,
-    cells: HashMap<IVec2, Vec<u32>>,
+    /// The grid's first cell and how many cells it has each way: it covers
+    /// the shapes' bounds, densely.
+    origin: IVec2,
+    size: IVec2,
+    /// Cell `c`'s shapes are `items[starts[c]..starts[c + 1]]` (cells in
+    /// rows, x fastest).
+    starts: Vec<u32>,
+    items: Vec<u32>,
+    /// Where the next item of each cell goes, while filling.
+    fill: Vec<u32>,
     /// Shapes too big for the grid, tested by every probe.
     big: Vec<u32>,
 }
 
 /// A shape that would cover more cells than this is tested by every probe.
 const MAX_CELLS: i64 = 256;
+
+/// The most cells the grid has: `MIN_GRID_CELLS`, or
+/// `GRID_CELLS_PER_SHAPE` a shape; sparser levels get bigger cells.
+const MIN_GRID_CELLS: i64 = 4096;
+const GRID_CELLS_PER_SHAPE: i64 = 16;
 
 impl ObstacleIndex {
     /// Every shape, with its entity and part.
@@ -306,30 +319,90 @@ impl ObstacleIndex {
         Some((lo.as_ivec2(), hi.as_ivec2()))
     }
 
+    /// The cells of `lo..=hi` inside the grid, each as its list of shapes.
+    fn for_each_cell(&self, lo: IVec2, hi: IVec2, mut visit: impl FnMut(&[u32])) {
+        let lo = (lo - self.origin).max(IVec2::ZERO);
+        let hi = (hi - self.origin).min(self.size - 1);
+        for y in lo.y..=hi.y {
+            let row = (y * self.size.x) as usize;
+            for x in lo.x..=hi.x {
+                let c = row + x as usize;
+                visit(&self.items[self.starts[c] as usize..self.starts[c + 1] as usize]);
+            }
+        }
+    }
+
     fn rebuild(&mut self, cell: f32) {
         self.cell = if cell.is_finite() && cell > 0.0 {
             cell
         } else {
             64.0
         };
-        // Cells no shape used last time go; the rest keep their memory.
-        self.cells.retain(|_, list| !list.is_empty());
-        self.cells.values_mut().for_each(Vec::clear);
+        // The shapes' bounds, in cells; bigger cells if that is too many.
+        let max_cells = MIN_GRID_CELLS.max(GRID_CELLS_PER_SHAPE * self.shapes.len() as i64);
+        let (lo, hi) = loop {
+            let (mut lo, mut hi) = (IVec2::MAX, IVec2::MIN);
+            for (_, _, shape) in &self.shapes {
+                let (min, max) = shape.bounds();
+                if let Some((a, b)) = self.cell_range(min, max) {
+                    (lo, hi) = (lo.min(a), hi.max(b));
+                }
+            }
+            if lo.x > hi.x {
+                break (lo, hi);
+            }
+            let span = (hi.as_i64vec2() - lo.as_i64vec2()) + 1;
+            if span.x * span.y <= max_cells || self.cell > 1e9 {
+                break (lo, hi);
+            }
+            self.cell *= 2.0;
+        };
         self.big.clear();
+        self.items.clear();
+        self.starts.clear();
+        if lo.x > hi.x {
+            // No shape fits in cells: every one is big.
+            (self.origin, self.size) = (IVec2::ZERO, IVec2::ZERO);
+            self.big.extend(0..self.shapes.len() as u32);
+            return;
+        }
+        (self.origin, self.size) = (lo, hi - lo + 1);
+        let cells = (self.size.x * self.size.y) as usize;
+        // Count each cell's shapes, lay the counts end to end, then fill.
+        self.starts.resize(cells + 1, 0);
+        let ranges = |index: &Self, i: usize| {
+            let (min, max) = index.shapes[i].2.bounds();
+            index
+                .cell_range(min, max)
+                .map(|(a, b)| (a - index.origin, b - index.origin))
+        };
         for i in 0..self.shapes.len() {
-            let (min, max) = self.shapes[i].2.bounds();
-            match self.cell_range(min, max) {
-                Some((lo, hi)) => {
-                    for y in lo.y..=hi.y {
-                        for x in lo.x..=hi.x {
-                            self.cells
-                                .entry(IVec2::new(x, y))
-                                .or_default()
-                                .push(i as u32);
+            match ranges(self, i) {
+                Some((a, b)) => {
+                    for y in a.y..=b.y {
+                        for x in a.x..=b.x {
+                            self.starts[(y * self.size.x + x) as usize + 1] += 1;
                         }
                     }
                 }
                 None => self.big.push(i as u32),
+            }
+        }
+        for c in 0..cells {
+            self.starts[c + 1] += self.starts[c];
+        }
+        self.items.resize(self.starts[cells] as usize, 0);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.starts[..cells]);
+        for i in 0..self.shapes.len() {
+            if let Some((a, b)) = ranges(self, i) {
+                for y in a.y..=b.y {
+                    for x in a.x..=b.x {
+                        let c = (y * self.size.x + x) as usize;
+                        self.items[self.fill[c] as usize] = i as u32;
+                        self.fill[c] += 1;
+                    }
+                }
             }
         }
     }
@@ -350,12 +423,8 @@ impl ObstacleIndex {
         let reach = Vec2::splat(probe.radius);
         match self.cell_range(probe.from.min(end) - reach, probe.from.max(end) + reach) {
             Some((lo, hi)) => {
-                for y in lo.y..=hi.y {
-                    for x in lo.x..=hi.x {
-                        if let Some(list) = self.cells.get(&IVec2::new(x, y)) {
-                            list.iter().copied().for_each(&mut test);
-                        }
-                    }
+                if self.size.x > 0 {
+                    self.for_each_cell(lo, hi, |list| list.iter().copied().for_each(&mut test));
                 }
                 self.big.iter().copied().for_each(&mut test);
             }
@@ -657,4 +726,74 @@ pub(crate) fn avoid_obstacles(
             }
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::Xoshiro128PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    /// The first hit by testing every shape: what the index must agree with.
+    fn first_hit_of_all(shapes: &[(Entity, u32, Shape)], probe: &Probe) -> Option<f32> {
+        shapes
+            .iter()
+            .filter_map(|(_, _, shape)| probe.hit(shape))
+            .min_by(f32::total_cmp)
+    }
+
+    #[test]
+    fn the_index_finds_the_hit_testing_every_shape_finds() {
+        let mut rng = Xoshiro128PlusPlus::seed_from_u64(4);
+        // A dense level, then one with a few shapes far out, which makes
+        // the grid take bigger cells, then one with shapes too big to grid.
+        for spread in [2_000.0f32, 200_000.0, 2_000.0] {
+            let mut index = ObstacleIndex::default();
+            for i in 0..300u32 {
+                let at = Vec2::new(
+                    rng.random_range(-spread..spread),
+                    rng.random_range(-spread..spread),
+                );
+                let size = if spread == 2_000.0 && i % 50 == 7 {
+                    rng.random_range(5_000.0..20_000.0)
+                } else {
+                    rng.random_range(5.0..60.0)
+                };
+                let shape = if i % 3 == 0 {
+                    let half = Vec2::from_angle(rng.random_range(0.0..6.3)) * size;
+                    Shape::Wall {
+                        a: at - half,
+                        b: at + half,
+                    }
+                } else {
+                    Shape::Circle {
+                        center: at,
+                        radius: size,
+                    }
+                };
+                index.shapes.push((Entity::PLACEHOLDER, i, shape));
+            }
+            index.rebuild(64.0);
+            let cells = index.size.x as i64 * index.size.y as i64;
+            assert!(cells <= MIN_GRID_CELLS.max(16 * 300), "{cells} cells");
+            let mut hits = 0;
+            for _ in 0..3_000 {
+                // From near some shape, so most probes meet one.
+                let (min, max) = index.shapes[rng.random_range(0..300)].2.bounds();
+                let center = (min + max) / 2.0;
+                let from = center
+                    + Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * 150.0;
+                let probe = Probe {
+                    from,
+                    dir: Vec2::from_angle((center - from).to_angle() + rng.random_range(-0.5..0.5)),
+                    length: rng.random_range(0.0..300.0),
+                    radius: rng.random_range(0.0..20.0),
+                };
+                let found = index.first_hit(&probe).map(|h| h.3);
+                assert_eq!(found, first_hit_of_all(&index.shapes, &probe), "{probe:?}");
+                hits += usize::from(found.is_some());
+            }
+            assert!(hits > 1_000, "only {hits} probes met a shape");
+        }
+    }
 }

@@ -298,6 +298,11 @@ pub fn best_way(
         for k in 1..=12 {
             let angle = k as f32 * WAY_STEP;
             let d = turned(sign, angle);
+            // Not worth a probe if even a clear way there scores no better.
+            if score(d, reach) <= best_score {
+                previous = (angle, reach);
+                continue;
+            }
             let f = free(d);
             let s = score(d, f);
             if s > best_score {
