@@ -675,7 +675,8 @@ pub(crate) fn avoid_obstacles(
                         } else {
                             1.0
                         };
-                        let speed = if sliding && way.dir.dot(moving) > 0.0 {
+                        let toward = way.dir.dot(moving);
+                        let speed = if sliding && toward > 0.0 {
                             let kept = vel.dot(way.dir).max(0.0);
                             speed + (kept - speed) * urgency
                         } else if t == 0.0 {
@@ -687,7 +688,6 @@ pub(crate) fn avoid_obstacles(
                         // sees free along the way, nor, still sliding
                         // toward what it has seen, along that.
                         let mut speed = speed.min(model::stopping_speed(way.free, max_accel, rt));
-                        let toward = way.dir.dot(moving);
                         if sliding && toward > 0.0 {
                             speed = speed.min(model::stopping_speed(t, max_accel, rt) / toward);
                         }
