@@ -447,6 +447,15 @@ pub(crate) fn validate_obstacles(obstacles: Query<(Entity, &Obstacle), Changed<O
     }
 }
 
+/// Whether [`index_obstacles`] has anything to do: there are obstacles, or
+/// an index of them to empty.
+pub(crate) fn index_wanted(
+    index: Res<ObstacleIndex>,
+    obstacles: Query<(), With<Obstacle>>,
+) -> bool {
+    !obstacles.is_empty() || !index.is_empty()
+}
+
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// every obstacle's shapes, where they are now, into the [`ObstacleIndex`].
 pub(crate) fn index_obstacles(
@@ -499,9 +508,9 @@ pub(crate) fn follow_paths(
         With<SteeringAgent>,
     >,
 ) {
-    agents
-        .par_iter_mut()
-        .for_each(|(pos, vel, params, mut follow, mut steering)| {
+    crate::passes::for_each(
+        &mut agents,
+        |(pos, vel, params, mut follow, mut steering)| {
             let speed = model::finite_or_zero(vel.0).length();
             let look = (speed * params.look_ahead_time)
                 .max(params.min_look_ahead)
@@ -526,7 +535,8 @@ pub(crate) fn follow_paths(
                 vel.0,
                 params.response_time,
             );
-        });
+        },
+    );
 }
 
 /// Whether there is an obstacle, or an agent kept inside an area: else
@@ -561,7 +571,8 @@ pub(crate) fn avoid_obstacles(
     >,
 ) {
     let index = &*index;
-    agents.par_iter_mut().for_each(
+    crate::passes::for_each(
+        &mut agents,
         |(pos, vel, heading, params, containment, ignore, mut memory, mut steering, mut wander)| {
             let sees_obstacles = !ignore && !index.is_empty();
             if !sees_obstacles && containment.is_none() {

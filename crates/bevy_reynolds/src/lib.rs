@@ -6,6 +6,7 @@ mod ground;
 mod level;
 mod neighbors;
 mod params;
+mod passes;
 mod plugin;
 mod settings;
 mod systems;

@@ -611,6 +611,16 @@ impl NeighborGrid {
     }
 }
 
+/// Whether [`rebuild_grid`] has anything to do: an agent flocks, the
+/// settings keep a grid, or there is one to empty.
+pub(crate) fn grid_wanted(
+    settings: Res<SteeringSettings>,
+    grid: Res<NeighborGrid>,
+    flockers: Query<(), With<Flocking>>,
+) -> bool {
+    !flockers.is_empty() || settings.neighbor_grid.is_some() || !grid.is_empty()
+}
+
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// rebuilds the grid when any agent flocks, with cells as large as the
 /// largest reach among flockers of their own size, or when the settings ask
@@ -880,7 +890,8 @@ pub(crate) fn flock(
         }
     }
     let sums = &*sums;
-    agents.par_iter_mut().for_each_init(
+    crate::passes::for_each_init(
+        &mut agents,
         Vec::new,
         |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, agent, mut steering)| {
             let params = flocking.params();

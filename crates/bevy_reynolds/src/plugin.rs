@@ -297,30 +297,48 @@ impl Plugin for SteeringPlugin {
         .add_systems(
             self.schedule,
             (
+                // A system with nothing to do is skipped by its run
+                // condition, which costs far less than running it on
+                // another thread to find out.
                 (
-                    systems::validate_settings,
-                    systems::validate_overrides,
-                    crate::params::resolve_params,
-                    systems::measure_velocities,
-                    crate::neighbors::rebuild_grid,
-                    crate::level::validate_obstacles,
-                    crate::level::index_obstacles,
+                    systems::validate_settings.run_if(resource_changed::<SteeringSettings>),
+                    systems::validate_overrides.run_if(any_with_component::<SteeringOverride>),
+                    crate::params::resolve_params.run_if(
+                        resource_changed::<SteeringSettings>
+                            .or_else(any_with_component::<SteeringOverride>)
+                            .or_else(any_component_removed::<SteeringOverride>),
+                    ),
+                    systems::measure_velocities.run_if(any_with_component::<MeasuredVelocity>),
+                    crate::neighbors::rebuild_grid.run_if(crate::neighbors::grid_wanted),
+                    crate::level::validate_obstacles
+                        .run_if(any_with_component::<crate::level::Obstacle>),
+                    crate::level::index_obstacles.run_if(crate::level::index_wanted),
                 )
                     .chain()
                     .in_set(SteeringSystems::Prepare),
                 // Chained, so the forces add up in one order every run.
                 (
                     systems::behave,
-                    crate::level::follow_paths,
-                    crate::neighbors::flock,
+                    crate::level::follow_paths
+                        .run_if(any_with_component::<crate::level::FollowPath>),
+                    crate::neighbors::flock
+                        .run_if(any_with_component::<crate::neighbors::Flocking>),
                     crate::level::avoid_obstacles.run_if(crate::level::anything_to_avoid),
                 )
                     .chain()
                     .in_set(SteeringSystems::Behaviors),
-                (systems::record_outputs, systems::integrate)
+                (
+                    systems::record_outputs.run_if(
+                        any_with_component::<SteeringForce>
+                            .or_else(any_with_component::<DesiredVelocity>),
+                    ),
+                    systems::integrate,
+                )
                     .chain()
                     .in_set(SteeringSystems::Integrate),
-                systems::sample_trails.in_set(SteeringSystems::Writeback),
+                systems::sample_trails
+                    .run_if(any_with_component::<Trail>)
+                    .in_set(SteeringSystems::Writeback),
             ),
         );
         if self.schedule_is_fixed() {

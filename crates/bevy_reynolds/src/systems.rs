@@ -188,7 +188,8 @@ pub(crate) fn behave(
         query: &targets,
         ground: *ground,
     };
-    agents.par_iter_mut().for_each_init(
+    crate::passes::for_each_init(
+        &mut agents,
         || None,
         |cache: &mut TargetCache,
          (entity, pos, vel, behavior, params, angle, rng, mut steering)| {
@@ -251,21 +252,19 @@ pub(crate) fn record_outputs(
         ),
     >,
 ) {
-    agents
-        .par_iter_mut()
-        .for_each(|(vel, steering, params, force, desired)| {
-            let combined = params.combine.apply(&steering.0);
-            if let Some(mut force) = force {
-                force.0 = combined;
-            }
-            if let Some(mut desired) = desired {
-                // A velocity set to NaN by other code is still zero here, as
-                // it is to the step.
-                let vel = model::finite_or_zero(vel.0);
-                let asked = vel + combined * model::sanitize_response_time(params.response_time);
-                desired.0 = if asked.is_finite() { asked } else { vel };
-            }
-        });
+    crate::passes::for_each(&mut agents, |(vel, steering, params, force, desired)| {
+        let combined = params.combine.apply(&steering.0);
+        if let Some(mut force) = force {
+            force.0 = combined;
+        }
+        if let Some(mut desired) = desired {
+            // A velocity set to NaN by other code is still zero here, as
+            // it is to the step.
+            let vel = model::finite_or_zero(vel.0);
+            let asked = vel + combined * model::sanitize_response_time(params.response_time);
+            desired.0 = if asked.is_finite() { asked } else { vel };
+        }
+    });
 }
 
 /// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate): each
@@ -295,7 +294,8 @@ pub(crate) fn integrate(
     // With a physics engine, it moves the agents: steering only chooses
     // their velocities.
     let moves = *writeback != Writeback::Physics;
-    agents.par_iter_mut().for_each(
+    crate::passes::for_each(
+        &mut agents,
         |(mut pos, mut previous, mut vel, mut heading, steering, params)| {
             let combined = params.combine.apply(&steering.0);
             let facing = heading.0.as_vec2();
@@ -358,7 +358,7 @@ pub(crate) fn sample_trails(
         clock.since_last_sample = 0.0;
     }
     let length = settings.trail_length;
-    trails.par_iter_mut().for_each(|(pos, mut trail)| {
+    crate::passes::for_each(&mut trails, |(pos, mut trail)| {
         if length == 0 {
             if !trail.points.is_empty() {
                 trail.points.clear();
@@ -395,21 +395,19 @@ pub(crate) fn sync_transforms(
     } else {
         1.0
     };
-    agents
-        .par_iter_mut()
-        .for_each(|(pos, previous, heading, mut transform)| {
-            // Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent
-            // a rounding error off where it is, a different one each frame.
-            let drawn = if alpha >= 1.0 {
-                pos.0
-            } else {
-                previous.0 + (pos.0 - previous.0) * alpha
-            };
-            // A position set to NaN by other code is not drawn until a step
-            // has made it finite again.
-            if drawn.is_finite() {
-                transform.translation = ground.place(drawn, transform.translation);
-            }
-            transform.rotation = ground.rotation(heading.0);
-        });
+    crate::passes::for_each(&mut agents, |(pos, previous, heading, mut transform)| {
+        // Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent
+        // a rounding error off where it is, a different one each frame.
+        let drawn = if alpha >= 1.0 {
+            pos.0
+        } else {
+            previous.0 + (pos.0 - previous.0) * alpha
+        };
+        // A position set to NaN by other code is not drawn until a step
+        // has made it finite again.
+        if drawn.is_finite() {
+            transform.translation = ground.place(drawn, transform.translation);
+        }
+        transform.rotation = ground.rotation(heading.0);
+    });
 }

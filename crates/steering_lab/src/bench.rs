@@ -14,7 +14,7 @@ use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 use crate::experiments::{add_circling_target, circle_point};
-use crate::scenario::{headless_app_with_threads, run_steps};
+use crate::scenario::{empty_app_with_threads, headless_app_with_threads, run_steps};
 
 /// The fixed rate every workload steps at.
 pub const BENCH_HZ: f64 = 60.0;
@@ -56,6 +56,16 @@ pub fn critters_mix_app(n: usize, seed: u64, threads: Option<usize>) -> App {
         .collect();
     world.spawn_batch(agents);
     // Warm up: fill the trails and the archetype's storage.
+    run_steps(&mut app, 120, |_| {});
+    app
+}
+
+/// [`critters_mix_app`] without the plugin, and so without agents: the
+/// same task pools, the same fixed step, the same target circling. What
+/// the plugin costs beyond it is its fixed cost.
+pub fn no_plugin_app(threads: Option<usize>) -> App {
+    let mut app = empty_app_with_threads(BENCH_HZ, threads);
+    add_circling_target(&mut app);
     run_steps(&mut app, 120, |_| {});
     app
 }

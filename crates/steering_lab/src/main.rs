@@ -55,6 +55,10 @@ enum Command {
         /// Also report the plugin's time in each stage, in ns per agent-step.
         #[arg(long)]
         stages: bool,
+        /// Time the Critters mix's app without the plugin (and so without
+        /// agents): the baseline of the plugin's fixed cost.
+        #[arg(long, conflicts_with_all = ["flock", "level", "plain", "stages"])]
+        empty: bool,
         /// Threads in Bevy's task pools (all cores if not given).
         #[arg(long)]
         threads: Option<usize>,
@@ -368,23 +372,29 @@ fn main() -> ExitCode {
             obstacles,
             plain,
             stages,
+            empty,
             threads,
             seed,
         } => {
             use steering_lab::bench;
-            let workload = match (flock, level) {
-                (true, _) => "flock",
-                (_, true) => "level",
+            let workload = match (flock, level, empty) {
+                (true, _, _) => "flock",
+                (_, true, _) => "level",
+                (_, _, true) => "empty",
                 _ => "critters",
             };
             let mut line = json!({
                 "workload": workload,
-                "runs": if plain { "plain loop" } else { "plugin" },
+                "runs": if plain { "plain loop" } else if empty { "no plugin" } else { "plugin" },
                 "agents": agents,
                 "steps": steps,
                 "threads": if plain { Some(1) } else { threads },
             });
-            if plain && flock {
+            if empty {
+                let mut app = bench::no_plugin_app(threads);
+                line["agents"] = json!(0);
+                line["us_per_step"] = json!(bench::ns_per_agent_step(&mut app, 1, steps) / 1000.0);
+            } else if plain && flock {
                 let mut plain = bench::PlainFlock::new(agents, seed);
                 line["ns_per_agent_step"] =
                     json!(bench::time_per_agent_step(agents, steps, || {
@@ -406,8 +416,8 @@ fn main() -> ExitCode {
                 if stages {
                     bench::time_stages(&mut app);
                 }
-                line["ns_per_agent_step"] =
-                    json!(bench::ns_per_agent_step(&mut app, agents, steps));
+                let ns = bench::ns_per_agent_step(&mut app, agents, steps);
+                line["ns_per_agent_step"] = json!(ns);
                 line["positions_hash"] = json!(format!("{:016x}", bench::positions_hash(&mut app)));
                 if flock {
                     line["mean_neighbors"] = json!(bench::mean_neighbors(&mut app));
@@ -425,6 +435,9 @@ fn main() -> ExitCode {
                         .collect();
                     line["stage_ns_per_agent_step"] = serde_json::Value::Object(by_stage);
                 }
+            }
+            if let Some(ns) = line["ns_per_agent_step"].as_f64() {
+                line["us_per_step"] = json!(ns * agents.max(1) as f64 / 1000.0);
             }
             println!("{line}");
             ExitCode::SUCCESS

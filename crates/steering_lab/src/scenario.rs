@@ -414,24 +414,27 @@ pub fn headless_app_with_threads(
     settings: SteeringSettings,
     threads: Option<usize>,
 ) -> App {
+    let mut app = empty_app_with_threads(hz, threads);
+    app.add_plugins(SteeringPlugin::default().with_seed(seed))
+        .insert_resource(settings);
+    app
+}
+
+/// What [`headless_app_with_threads`] is without the plugin: Bevy's
+/// `MinimalPlugins` with the same task pools, stepping at `hz` one fixed
+/// step per `update`, and the scenarios' own systems (moving targets,
+/// counting steps). The baseline of the plugin's fixed cost.
+pub fn empty_app_with_threads(hz: f64, threads: Option<usize>) -> App {
     let mut app = App::new();
     let pools = compute_threads(threads);
-    app.add_plugins((
-        MinimalPlugins.set(TaskPoolPlugin {
-            task_pool_options: pools,
-        }),
-        SteeringPlugin::default().with_seed(seed),
-    ))
-    .insert_resource(settings)
+    app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
+        task_pool_options: pools,
+    }))
     .insert_resource(Time::<Fixed>::from_hz(hz))
-    .init_resource::<StepCount>()
-    .add_systems(
-        FixedUpdate,
-        (
-            move_targets.before(SteeringSystems::Prepare),
-            count_steps.after(SteeringSystems::Writeback),
-        ),
-    );
+    .init_resource::<StepCount>();
+    // Counted last in the fixed step (after the plugin's sets, if any).
+    app.add_systems(FixedUpdate, move_targets.before(SteeringSystems::Prepare))
+        .add_systems(FixedLast, count_steps);
     let timestep = app.world().resource::<Time<Fixed>>().timestep();
     app.insert_resource(TimeUpdateStrategy::ManualDuration(timestep));
     app

@@ -1,0 +1,45 @@
+//! Passes over agents that go parallel only when it pays.
+//!
+//! A parallel query hands batches to the other threads of Bevy's compute
+//! pool, which costs a wake-up each (tens of microseconds on a busy
+//! machine, more than stepping a few hundred agents costs): below
+//! [`PARALLEL_FROM`] agents a pass runs on the thread its system runs on.
+
+use bevy::ecs::query::{ArchetypeFilter, IterQueryData, QueryItem};
+use bevy::prelude::*;
+
+/// The fewest agents a pass splits between threads.
+pub(crate) const PARALLEL_FROM: usize = 1024;
+
+/// `f` on every item of `query`, each thread's items sharing one `T` from
+/// `init`: in parallel from [`PARALLEL_FROM`] items, else in order on this
+/// thread.
+pub(crate) fn for_each_init<D, F, T>(
+    query: &mut Query<D, F>,
+    init: impl Fn() -> T + Send + Sync + Clone,
+    f: impl Fn(&mut T, QueryItem<'_, '_, D>) + Send + Sync + Clone,
+) where
+    D: IterQueryData,
+    F: ArchetypeFilter,
+{
+    if query.count() < PARALLEL_FROM {
+        let mut state = init();
+        for item in query.iter_mut() {
+            f(&mut state, item);
+        }
+    } else {
+        query.par_iter_mut().for_each_init(init, f);
+    }
+}
+
+/// `f` on every item of `query`: in parallel from [`PARALLEL_FROM`] items,
+/// else in order on this thread.
+pub(crate) fn for_each<D, F>(
+    query: &mut Query<D, F>,
+    f: impl Fn(QueryItem<'_, '_, D>) + Send + Sync + Clone,
+) where
+    D: IterQueryData,
+    F: ArchetypeFilter,
+{
+    for_each_init(query, || (), move |_, item| f(item));
+}
