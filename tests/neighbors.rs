@@ -212,9 +212,10 @@ fn separated_arrivers_huddle_instead_of_piling_up() {
     );
 }
 
-/// The plugin sums most flockers cell by cell, eight candidates at a time;
-/// one that caps its neighbors is summed one by one. With a cap no agent
-/// reaches, both ways see the same neighbors and must steer the same.
+/// The plugin sums most flockers cell by cell, four candidates at a time,
+/// each by how its own kind flocks; one that caps its neighbors is summed
+/// one by one. With a cap no agent reaches, both ways see the same
+/// neighbors and must steer the same.
 #[test]
 fn flocking_by_cells_steers_as_flocking_one_by_one() {
     use rand::{RngExt, SeedableRng};
@@ -225,18 +226,37 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
         };
         let mut app = headless_app(60.0, 1, settings);
         let mut rng = rand::rngs::Xoshiro128PlusPlus::seed_from_u64(7);
+        // Flockers of three kinds side by side: two ways of flocking, and
+        // two top speeds.
         let boids: Vec<Entity> = (0..500)
-            .map(|_| {
+            .map(|i| {
                 let pos = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..400.0));
                 let vel = Vec2::new(
                     rng.random_range(-200.0..200.0),
                     rng.random_range(-200.0..200.0),
                 );
+                let flocking = Flocking {
+                    max_neighbors,
+                    view_half_angle: Some(2.0),
+                    ..default()
+                };
+                let (flocking, max_speed) = match i % 3 {
+                    0 => (flocking, None),
+                    1 => (
+                        Flocking {
+                            separation_weight: 4.0,
+                            cohesion_weight: 0.0,
+                            ..flocking
+                        },
+                        None,
+                    ),
+                    _ => (flocking, Some(80.0)),
+                };
                 app.world_mut()
                     .spawn((
-                        Flocking {
-                            max_neighbors,
-                            view_half_angle: Some(2.0),
+                        flocking,
+                        SteeringOverride {
+                            max_speed,
                             ..default()
                         },
                         Behavior::Idle,

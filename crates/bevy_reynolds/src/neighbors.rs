@@ -14,6 +14,7 @@
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use reynolds::{
     self as model, FlockBatch, FlockParams, FlockSums, FlockView, Neighbor, NeighborBlock,
@@ -173,8 +174,32 @@ pub struct NeighborGrid {
     /// caught by checking `entities`).
     slot_of: Vec<u32>,
     cell_of: Vec<u32>,
-    cursor: Vec<u32>,
+    /// Each cell's next free slot while sorting, one copy a group of
+    /// columns.
+    cursors: [Vec<u32>; 3],
     scratch: Vec<GridEntry>,
+    /// By slot: what [`NeighborGrid::fill`] was told of the agent
+    /// there (for flocking, which of `flock_kinds` it flocks by).
+    tags: Vec<u32>,
+    scratch_tags: Vec<u32>,
+    /// How the flockers flock, by their tags (set by `rebuild_grid`).
+    pub(crate) flock_kinds: Vec<FlockKind>,
+}
+
+/// The tag of an agent the grid was told nothing of.
+pub(crate) const NO_TAG: u32 = u32::MAX;
+
+/// How a flocker steers by its neighbors: its [`Flocking`] and the
+/// [`SteeringParams`] the rules need. Agents alike share one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct FlockKind {
+    params: FlockParams,
+    max_speed: f32,
+    response_time: f32,
+    radius: f32,
+    /// Whether it may flock cell by cell: it weighs every neighbor in reach
+    /// (no `max_neighbors`).
+    by_cells: bool,
 }
 
 /// What the grid keeps of an agent: its entity, position, velocity and body
@@ -183,6 +208,24 @@ pub type GridEntry = (Entity, Vec2, Vec2, f32);
 
 /// The most cells a grid may have, whatever the spread of the agents.
 const MAX_CELLS: usize = 1 << 20;
+
+/// Calls `put(slot, i)` for each entry `i` in turn, `slot` being the next
+/// free one of its cell (`cell_of[i]`): the scatter of a counting sort,
+/// with `cursor` the cells' next free slots.
+fn in_cell_order(
+    cursor: &mut Vec<u32>,
+    cell_start: &[u32],
+    cell_of: &[u32],
+    mut put: impl FnMut(usize, usize),
+) {
+    cursor.clear();
+    cursor.extend_from_slice(cell_start);
+    for (i, cell) in cell_of.iter().enumerate() {
+        let slot = &mut cursor[*cell as usize];
+        put(*slot as usize, i);
+        *slot += 1;
+    }
+}
 
 impl NeighborGrid {
     /// Sorts `agents` (entity, position, velocity, body radius) into cells
@@ -197,14 +240,32 @@ impl NeighborGrid {
         cell_size: f32,
         wrap: Option<Rect>,
     ) {
+        self.fill(agents.into_iter().map(|e| (e, NO_TAG)));
+        self.sort(cell_size, wrap);
+    }
+
+    /// [`NeighborGrid::rebuild`] in two halves, each agent with a tag kept
+    /// beside it: the agents taken in (those at a finite place and speed).
+    pub(crate) fn fill(&mut self, agents: impl IntoIterator<Item = (GridEntry, u32)>) {
         let mut scratch = std::mem::take(&mut self.scratch);
+        let mut scratch_tags = std::mem::take(&mut self.scratch_tags);
         scratch.clear();
-        scratch.extend(
-            agents
-                .into_iter()
-                .filter(|(_, p, v, _)| p.is_finite() && v.is_finite())
-                .map(|(e, p, v, r)| (e, p, v, model::sanitize_radius(r))),
-        );
+        scratch_tags.clear();
+        for ((e, p, v, r), tag) in agents {
+            if p.is_finite() && v.is_finite() {
+                scratch.push((e, p, v, model::sanitize_radius(r)));
+                scratch_tags.push(tag);
+            }
+        }
+        self.scratch = scratch;
+        self.scratch_tags = scratch_tags;
+    }
+
+    /// The second half of [`NeighborGrid::rebuild`]: the agents taken in
+    /// sorted into cells.
+    pub(crate) fn sort(&mut self, cell_size: f32, wrap: Option<Rect>) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let scratch_tags = std::mem::take(&mut self.scratch_tags);
         self.largest_radius = scratch.iter().fold(0.0, |largest, e| largest.max(e.3));
         let mut cell_size = if cell_size.is_finite() {
             cell_size.max(1.0)
@@ -274,22 +335,48 @@ impl NeighborGrid {
         self.rows = rows;
         self.period = wrap.map_or(Vec2::ZERO, |r| r.size());
 
-        // Counting sort by cell.
+        // Counting sort by cell: each entry's cell (in parallel), where each
+        // cell starts, then the columns written in cell order, a few columns
+        // a thread.
         let cells = cols * rows;
+        let n = scratch.len();
+        let pool = ComputeTaskPool::try_get()
+            .filter(|pool| pool.thread_num() > 1 && n >= crate::passes::PARALLEL_FROM);
+        let mut cell_of = std::mem::take(&mut self.cell_of);
+        cell_of.clear();
+        cell_of.resize(n, 0);
+        {
+            let grid = &*self;
+            let find = |cells: &mut [u32], entries: &[GridEntry]| {
+                for (cell, (_, p, _, _)) in cells.iter_mut().zip(entries) {
+                    *cell = grid.cell_index(grid.cell_coords(*p)) as u32;
+                }
+            };
+            match pool {
+                Some(pool) => {
+                    let chunk = n.div_ceil(pool.thread_num());
+                    pool.scope(|scope| {
+                        for (cells, entries) in cell_of.chunks_mut(chunk).zip(scratch.chunks(chunk))
+                        {
+                            scope.spawn(async move { find(cells, entries) });
+                        }
+                    });
+                }
+                None => find(&mut cell_of, &scratch),
+            }
+        }
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        self.cell_of.clear();
-        for (_, p, _, _) in &scratch {
-            let cell = self.cell_index(self.cell_coords(*p));
-            self.cell_of.push(cell as u32);
-            self.cell_start[cell + 1] += 1;
+        for cell in &cell_of {
+            self.cell_start[*cell as usize + 1] += 1;
         }
         for c in 0..cells {
             self.cell_start[c + 1] += self.cell_start[c];
         }
-        let n = scratch.len();
         self.entities.clear();
         self.entities.resize(n, Entity::PLACEHOLDER);
+        self.tags.clear();
+        self.tags.resize(n, NO_TAG);
         for column in [&mut self.xs, &mut self.ys, &mut self.vxs, &mut self.vys] {
             column.clear();
             column.resize(n, 0.0);
@@ -298,30 +385,68 @@ impl NeighborGrid {
         if self.largest_radius > 0.0 {
             self.radii.resize(n, 0.0);
         }
-        // The next free slot of each cell, in turn.
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.cell_start[..cells]);
-        for (i, (entity, p, v, r)) in scratch.iter().enumerate() {
-            let cell = self.cell_of[i] as usize;
-            let slot = self.cursor[cell] as usize;
-            self.cursor[cell] += 1;
-            self.entities[slot] = *entity;
-            self.xs[slot] = p.x;
-            self.ys[slot] = p.y;
-            self.vxs[slot] = v.x;
-            self.vys[slot] = v.y;
-            if let Some(radius) = self.radii.get_mut(slot) {
-                *radius = *r;
+        let indices = scratch.iter().map(|e| e.0.index_u32() as usize + 1);
+        let needed = indices.max().unwrap_or(0);
+        if needed > self.slot_of.len() {
+            self.slot_of.resize(needed, u32::MAX);
+        }
+
+        // Each group of columns walks the entries in order with its own
+        // copy of the cells' next free slots.
+        let cell_start = &self.cell_start[..cells];
+        let (cells_of, tags_in, entries) = (&cell_of[..], &scratch_tags, &scratch);
+        let Self {
+            xs,
+            ys,
+            vxs,
+            vys,
+            radii,
+            entities,
+            tags,
+            slot_of,
+            cursors: [c0, c1, c2],
+            ..
+        } = self;
+        let mut positions = move || {
+            in_cell_order(c0, cell_start, cells_of, |slot, i| {
+                xs[slot] = entries[i].1.x;
+                ys[slot] = entries[i].1.y;
+            })
+        };
+        let mut velocities = move || {
+            in_cell_order(c1, cell_start, cells_of, |slot, i| {
+                vxs[slot] = entries[i].2.x;
+                vys[slot] = entries[i].2.y;
+                if let Some(radius) = radii.get_mut(slot) {
+                    *radius = entries[i].3;
+                }
+            })
+        };
+        let mut identities = move || {
+            in_cell_order(c2, cell_start, cells_of, |slot, i| {
+                let entity = entries[i].0;
+                entities[slot] = entity;
+                tags[slot] = tags_in[i];
+                slot_of[entity.index_u32() as usize] = slot as u32;
+            })
+        };
+        match pool {
+            Some(pool) => {
+                pool.scope(|scope| {
+                    scope.spawn(async move { positions() });
+                    scope.spawn(async move { velocities() });
+                    scope.spawn(async move { identities() });
+                });
+            }
+            None => {
+                positions();
+                velocities();
+                identities();
             }
         }
-        for (slot, entity) in self.entities.iter().enumerate() {
-            let index = entity.index_u32() as usize;
-            if index >= self.slot_of.len() {
-                self.slot_of.resize(index + 1, u32::MAX);
-            }
-            self.slot_of[index] = slot as u32;
-        }
+        self.cell_of = cell_of;
         self.scratch = scratch;
+        self.scratch_tags = scratch_tags;
     }
 
     fn cell_coords(&self, p: Vec2) -> (i64, i64) {
@@ -398,8 +523,13 @@ impl NeighborGrid {
             bytes(&self.radii),
             bytes(&self.slot_of),
             bytes(&self.cell_of),
-            bytes(&self.cursor),
+            bytes(&self.cursors[0]),
+            bytes(&self.cursors[1]),
+            bytes(&self.cursors[2]),
             bytes(&self.scratch),
+            bytes(&self.tags),
+            bytes(&self.scratch_tags),
+            bytes(&self.flock_kinds),
         ]
         .into_iter()
         .sum()
@@ -628,41 +758,102 @@ pub(crate) fn grid_wanted(
 pub(crate) fn rebuild_grid(
     settings: Res<SteeringSettings>,
     mut grid: ResMut<NeighborGrid>,
-    flockers: Query<(&Flocking, &SteeringParams)>,
-    agents: Query<(Entity, &Position, &Velocity, &SteeringParams), With<SteeringAgent>>,
+    agents: Query<
+        (
+            Entity,
+            &Position,
+            &Velocity,
+            &SteeringParams,
+            Option<&Flocking>,
+        ),
+        With<SteeringAgent>,
+    >,
 ) {
+    // Each flocker is tagged with how it flocks, so the flocking pass reads
+    // it beside the agent's place, in the grid's order, instead of looking
+    // the agent up; and the grid's cells fit the longest reach of any kind.
+    let grid = &mut *grid;
+    let mut kinds = std::mem::take(&mut grid.flock_kinds);
+    kinds.clear();
+    grid.fill(agents.iter().map(|(e, p, v, params, flocking)| {
+        let tag = flocking.map_or(NO_TAG, |f| {
+            let kind = FlockKind {
+                params: f.params(),
+                max_speed: params.max_speed,
+                response_time: params.response_time,
+                radius: params.radius,
+                by_cells: f.max_neighbors.is_none(),
+            };
+            // Neighbors in the query's order are mostly alike.
+            if kinds.last() != Some(&kind) {
+                kinds.push(kind);
+            }
+            (kinds.len() - 1) as u32
+        });
+        ((e, p.0, v.0, params.radius), tag)
+    }));
     let kept = settings
         .neighbor_grid
         .map_or(0.0, |cell| if cell.is_finite() { cell } else { 1.0 });
-    let reach = flockers
+    let reach = kinds
         .iter()
-        .map(|(f, p)| f.params().reach_with_bodies(p.radius, p.radius))
+        .map(|k| k.params.reach_with_bodies(k.radius, k.radius))
         .fold(kept.max(0.0), f32::max);
-    if reach <= 0.0 {
-        if !grid.is_empty() {
-            grid.rebuild(std::iter::empty(), 1.0, settings.wrap);
-        }
-        return;
+    if reach > 0.0 {
+        grid.sort(reach, settings.wrap);
+    } else {
+        grid.fill(std::iter::empty());
+        grid.sort(1.0, settings.wrap);
     }
-    grid.rebuild(
-        agents
-            .iter()
-            .map(|(e, p, v, params)| (e, p.0, v.0, params.radius)),
-        reach,
-        settings.wrap,
-    );
+    grid.flock_kinds = kinds;
 }
 
 /// Flocking's working memory, kept from step to step so that, once warm, a
 /// step allocates nothing of its own.
 #[derive(Default)]
 pub(crate) struct FlockScratch {
-    /// By grid slot: how the agent there flocks, if it flocks cell by cell.
-    flockers: Vec<Option<FlockParams>>,
-    /// By grid slot: the sums the cell pass found for it.
-    sums: Vec<Option<FlockSums>>,
+    /// The forces the cell pass found, by entity.
+    forces: ForcesByEntity,
     /// One gathered neighborhood a task.
     neighborhoods: Vec<Neighborhood>,
+}
+
+/// Flocking forces by entity index, written by the cell pass (in the
+/// grid's order, from several threads) and read by the pass over the
+/// agents (in the ECS's order, which follows entity indices closely, so
+/// these reads are mostly in order). Atomics with relaxed ordering: plain
+/// loads and stores, made safe to share; the scope that runs the cell pass
+/// orders the writes before the reads.
+#[derive(Default)]
+struct ForcesByEntity(Vec<[AtomicU64; 2]>);
+
+impl ForcesByEntity {
+    /// Forgets every force, and makes room for entity indices below `len`.
+    fn clear(&mut self, len: usize) {
+        self.0.resize_with(len, Default::default);
+        for [entity, _] in &self.0 {
+            entity.store(Entity::PLACEHOLDER.to_bits(), Ordering::Relaxed);
+        }
+    }
+
+    fn set(&self, entity: Entity, force: Vec2) {
+        if let Some([e, f]) = self.0.get(entity.index_u32() as usize) {
+            let bits = (u64::from(force.y.to_bits()) << 32) | u64::from(force.x.to_bits());
+            f.store(bits, Ordering::Relaxed);
+            e.store(entity.to_bits(), Ordering::Relaxed);
+        }
+    }
+
+    fn get(&self, entity: Entity) -> Option<Vec2> {
+        let [e, f] = self.0.get(entity.index_u32() as usize)?;
+        (e.load(Ordering::Relaxed) == entity.to_bits()).then(|| {
+            let bits = f.load(Ordering::Relaxed);
+            Vec2::new(
+                f32::from_bits(bits as u32),
+                f32::from_bits((bits >> 32) as u32),
+            )
+        })
+    }
 }
 
 /// The agents of a cell and the cells round it, copied side by side and
@@ -715,32 +906,46 @@ impl Neighborhood {
     }
 }
 
-/// The sums of every flocker in `cells`, whose slots start at `first_slot`
-/// (`sums[0]` is that slot's), each cell's neighborhood gathered once for
-/// all its agents.
+/// The flocking force of every flocker in `cells` that flocks cell by
+/// cell, each cell's neighborhood gathered once for all its agents.
 fn flock_cells(
     grid: &NeighborGrid,
     cells: Range<usize>,
-    flockers: &[Option<FlockParams>],
-    sums: &mut [Option<FlockSums>],
-    first_slot: usize,
+    forces: &ForcesByEntity,
     neighborhood: &mut Neighborhood,
 ) {
     for cell in cells {
         let slots = grid.cell_start[cell] as usize..grid.cell_start[cell + 1] as usize;
-        if flockers[slots.clone()].iter().all(Option::is_none) {
+        if grid.tags[slots.clone()].iter().all(|t| *t == NO_TAG) {
             continue;
         }
         neighborhood.gather(grid, cell);
         for slot in slots {
-            let Some(params) = &flockers[slot] else {
+            let Some(kind) = grid.flock_kinds.get(grid.tags[slot] as usize) else {
                 continue;
             };
-            let view =
-                FlockView::new(params, grid.velocity(slot)).with_body_radius(grid.radius(slot));
+            if !kind.by_cells {
+                continue;
+            }
+            let radius = grid.radius(slot);
+            // Neighbors further than the next cell are left to the pass
+            // one by one. (Not `rings`, whose `ceil` is a call.)
+            let reach = kind.params.reach_with_bodies(radius, grid.largest_radius);
+            if !(reach <= grid.cell.x && reach <= grid.cell.y) {
+                continue;
+            }
+            let (pos, vel) = (grid.position(slot), grid.velocity(slot));
+            let view = FlockView::new(&kind.params, vel).with_body_radius(radius);
             let mut batch = FlockBatch::new(&view);
-            batch.add_finite_block(neighborhood.block(), -grid.position(slot));
-            sums[slot - first_slot] = Some(batch.finish());
+            batch.add_finite_block(neighborhood.block(), -pos);
+            let mut sums = batch.finish();
+            let entity = grid.entities[slot];
+            // Itself and another on its very spot.
+            if sums.on_spot() > 1 {
+                break_ties(grid, entity, pos, &mut sums);
+            }
+            let force = sums.steering(vel, &kind.params, kind.max_speed, kind.response_time);
+            forces.set(entity, force);
         }
     }
 }
@@ -829,81 +1034,52 @@ pub(crate) fn flock(
 ) {
     let grid = &*grid;
     let FlockScratch {
-        flockers,
-        sums,
+        forces,
         neighborhoods,
     } = &mut *scratch;
-    let slots = grid.len();
-    flockers.clear();
-    flockers.resize(slots, None);
-    sums.clear();
-    sums.resize(slots, None);
-    let by_cells = !grid.covers_an_axis((1, 1));
-    let mut any = false;
-    for (entity, _, _, flocking, agent, _) in &agents {
-        let params = flocking.params();
-        let reach = params.reach_with_bodies(agent.radius, grid.largest_radius);
-        let (rings_x, rings_y) = grid.rings(reach);
-        if by_cells
-            && flocking.max_neighbors.is_none()
-            && rings_x <= 1
-            && rings_y <= 1
-            && let Some(slot) = grid.index_of(entity)
-        {
-            flockers[slot] = Some(params);
-            any = true;
-        }
-    }
-    if any {
+    forces.clear(grid.slot_of.len());
+    if !grid.flock_kinds.is_empty() && !grid.covers_an_axis((1, 1)) {
         let cells = grid.cols * grid.rows;
         let pool = ComputeTaskPool::get();
         // A few tasks a thread, so a crowded stretch of cells does not keep
         // one thread busy while the others wait.
-        let tasks = if pool.thread_num() <= 1 {
+        let tasks = if pool.thread_num() <= 1 || grid.len() < crate::passes::PARALLEL_FROM {
             1
         } else {
             (pool.thread_num() * 4).min(cells)
         };
         neighborhoods.resize_with(tasks.max(neighborhoods.len()), Neighborhood::default);
-        let flockers = &*flockers;
-        let run = |task: usize, sums: &mut [Option<FlockSums>], neighborhood| {
+        let forces = &*forces;
+        let run = |task: usize, neighborhood: &mut Neighborhood| {
             let cells = task * cells / tasks..(task + 1) * cells / tasks;
-            let first_slot = grid.cell_start[cells.start] as usize;
-            flock_cells(grid, cells, flockers, sums, first_slot, neighborhood);
+            flock_cells(grid, cells, forces, neighborhood);
         };
         if tasks == 1 {
-            run(0, sums, &mut neighborhoods[0]);
+            run(0, &mut neighborhoods[0]);
         } else {
             pool.scope(|scope| {
-                let mut rest = &mut sums[..];
                 for (task, neighborhood) in neighborhoods.iter_mut().take(tasks).enumerate() {
-                    let end_cell = (task + 1) * cells / tasks;
-                    let end_slot = grid.cell_start[end_cell] as usize;
-                    let start_slot = grid.cell_start[task * cells / tasks] as usize;
-                    let (mine, others) =
-                        std::mem::take(&mut rest).split_at_mut(end_slot - start_slot);
-                    rest = others;
                     let run = &run;
-                    scope.spawn(async move { run(task, mine, neighborhood) });
+                    scope.spawn(async move { run(task, neighborhood) });
                 }
             });
         }
     }
-    let sums = &*sums;
+    let forces = &*forces;
     crate::passes::for_each_init(
         &mut agents,
         Vec::new,
         |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, agent, mut steering)| {
-            let params = flocking.params();
-            let by_cell = grid.index_of(entity).and_then(|slot| sums[slot]);
-            let mut sums = by_cell.unwrap_or_else(|| {
-                flock_sums_one_by_one(grid, pos.0, vel.0, agent.radius, flocking, near)
+            let force = forces.get(entity).unwrap_or_else(|| {
+                let mut sums =
+                    flock_sums_one_by_one(grid, pos.0, vel.0, agent.radius, flocking, near);
+                // Itself and another on its very spot.
+                if sums.on_spot() > 1 {
+                    break_ties(grid, entity, pos.0, &mut sums);
+                }
+                let params = flocking.params();
+                sums.steering(vel.0, &params, agent.max_speed, agent.response_time)
             });
-            // Itself and another on its very spot.
-            if sums.on_spot() > 1 {
-                break_ties(grid, entity, pos.0, &mut sums);
-            }
-            let force = sums.steering(vel.0, &params, agent.max_speed, agent.response_time);
             steering.add_force(flocking.priority, force);
         },
     );

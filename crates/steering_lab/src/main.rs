@@ -59,7 +59,8 @@ enum Command {
         /// agents): the baseline of the plugin's fixed cost.
         #[arg(long, conflicts_with_all = ["flock", "level", "plain", "stages"])]
         empty: bool,
-        /// Threads in Bevy's task pools (all cores if not given).
+        /// Threads in Bevy's compute pool (one a core if not given; 0 keeps
+        /// Bevy's default pools, as a game has them).
         #[arg(long)]
         threads: Option<usize>,
         /// The seed of the placements and of every wander.

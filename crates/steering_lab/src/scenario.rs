@@ -393,7 +393,12 @@ pub fn headless_app(hz: f64, seed: u64, settings: SteeringSettings) -> App {
 /// Bevy's default gives the compute pool the cores left after one IO and one
 /// async-compute thread: on a two-core machine, one thread, and parallel
 /// queries then run on one core. The IO and async pools sleep here.
+///
+/// `Some(0)` keeps Bevy's default pools, as a game has them.
 pub fn compute_threads(threads: Option<usize>) -> TaskPoolOptions {
+    if threads == Some(0) {
+        return TaskPoolOptions::default();
+    }
     let threads = threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
