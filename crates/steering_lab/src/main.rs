@@ -394,7 +394,12 @@ fn main() -> ExitCode {
             if empty {
                 let mut app = bench::no_plugin_app(threads);
                 line["agents"] = json!(0);
+                let cpu = bench::process_cpu_time();
                 line["us_per_step"] = json!(bench::ns_per_agent_step(&mut app, 1, steps) / 1000.0);
+                if let (Some(before), Some(after)) = (cpu, bench::process_cpu_time()) {
+                    line["cpu_us_per_step"] =
+                        json!(bench::per_agent_step(after - before, 1, steps) / 1000.0);
+                }
             } else if plain && flock {
                 let mut plain = bench::PlainFlock::new(agents, seed);
                 line["ns_per_agent_step"] =
@@ -417,7 +422,12 @@ fn main() -> ExitCode {
                 if stages {
                     bench::time_stages(&mut app);
                 }
+                let cpu = bench::process_cpu_time();
                 let ns = bench::ns_per_agent_step(&mut app, agents, steps);
+                if let (Some(before), Some(after)) = (cpu, bench::process_cpu_time()) {
+                    line["cpu_us_per_step"] =
+                        json!(bench::per_agent_step(after - before, 1, steps) / 1000.0);
+                }
                 line["ns_per_agent_step"] = json!(ns);
                 line["positions_hash"] = json!(format!("{:016x}", bench::positions_hash(&mut app)));
                 if flock {
