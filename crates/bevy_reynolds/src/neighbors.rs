@@ -784,7 +784,7 @@ pub(crate) fn rebuild_grid(
                 radius: params.radius,
                 by_cells: f.max_neighbors.is_none(),
             };
-            // Neighbors in the query's order are mostly alike.
+            // Agents side by side in the query's order are mostly alike.
             if kinds.last() != Some(&kind) {
                 kinds.push(kind);
             }
@@ -828,11 +828,33 @@ pub(crate) struct FlockScratch {
 struct ForcesByEntity(Vec<[AtomicU64; 2]>);
 
 impl ForcesByEntity {
-    /// Forgets every force, and makes room for entity indices below `len`.
-    fn clear(&mut self, len: usize) {
-        self.0.resize_with(len, Default::default);
-        for [entity, _] in &self.0 {
-            entity.store(Entity::PLACEHOLDER.to_bits(), Ordering::Relaxed);
+    /// Makes room for entity indices below `len`, with no force.
+    fn grow(&mut self, len: usize) {
+        if self.0.len() < len {
+            let none = || {
+                [
+                    AtomicU64::new(Entity::PLACEHOLDER.to_bits()),
+                    AtomicU64::new(0),
+                ]
+            };
+            self.0.resize_with(len, none);
+        }
+    }
+
+    /// Forgets every force, knowing that only `entities` have one: one by
+    /// one when they are few among the indices, else all in order.
+    fn forget(&mut self, entities: &[Entity]) {
+        let none = Entity::PLACEHOLDER.to_bits();
+        if entities.len() * 4 < self.0.len() {
+            for entity in entities {
+                if let Some([e, _]) = self.0.get(entity.index_u32() as usize) {
+                    e.store(none, Ordering::Relaxed);
+                }
+            }
+        } else {
+            for [e, _] in &self.0 {
+                e.store(none, Ordering::Relaxed);
+            }
         }
     }
 
@@ -1037,7 +1059,7 @@ pub(crate) fn flock(
         forces,
         neighborhoods,
     } = &mut *scratch;
-    forces.clear(grid.slot_of.len());
+    forces.grow(grid.slot_of.len());
     if !grid.flock_kinds.is_empty() && !grid.covers_an_axis((1, 1)) {
         let cells = grid.cols * grid.rows;
         let pool = ComputeTaskPool::get();
@@ -1083,11 +1105,36 @@ pub(crate) fn flock(
             steering.add_force(flocking.priority, force);
         },
     );
+    // Only the grid's agents were given a force.
+    scratch.forces.forget(&grid.entities);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A force set for an entity is read back for it alone, and forgotten
+    /// both ways `forget` has (one by one, and all in order).
+    #[test]
+    fn forces_by_entity_are_read_back_and_forgotten() {
+        let mut world = World::new();
+        let few: Vec<Entity> = (0..3).map(|_| world.spawn_empty().id()).collect();
+        let other = world.spawn_empty().id();
+        let last = few.iter().map(|e| e.index_u32() as usize).max().unwrap_or(0);
+        let mut forces = ForcesByEntity::default();
+        for room in [last + 1, 100 * (last + 1)] {
+            forces.grow(room);
+            for (i, e) in few.iter().enumerate() {
+                forces.set(*e, Vec2::new(i as f32, -1.5));
+            }
+            for (i, e) in few.iter().enumerate() {
+                assert_eq!(forces.get(*e), Some(Vec2::new(i as f32, -1.5)));
+            }
+            assert_eq!(forces.get(other), None);
+            forces.forget(&few);
+            assert!(few.iter().all(|e| forces.get(*e).is_none()), "{room}");
+        }
+    }
 
     /// Agents at the far ends of what an `f32` holds, and queries further
     /// still: no overflow in debug builds, the same answers in release
