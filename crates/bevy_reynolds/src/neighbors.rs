@@ -1120,7 +1120,11 @@ mod tests {
         let mut world = World::new();
         let few: Vec<Entity> = (0..3).map(|_| world.spawn_empty().id()).collect();
         let other = world.spawn_empty().id();
-        let last = few.iter().map(|e| e.index_u32() as usize).max().unwrap_or(0);
+        let last = few
+            .iter()
+            .map(|e| e.index_u32() as usize)
+            .max()
+            .unwrap_or(0);
         let mut forces = ForcesByEntity::default();
         for room in [last + 1, 100 * (last + 1)] {
             forces.grow(room);
