@@ -571,7 +571,8 @@ pub(crate) fn avoid_obstacles(
     >,
 ) {
     let index = &*index;
-    crate::passes::for_each(
+    crate::passes::for_each_from(
+        crate::passes::COSTLY_PARALLEL_FROM,
         &mut agents,
         |(pos, vel, heading, params, containment, ignore, mut memory, mut steering, mut wander)| {
             let sees_obstacles = !ignore && !index.is_empty();

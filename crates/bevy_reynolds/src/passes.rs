@@ -11,6 +11,10 @@ use bevy::prelude::*;
 /// The fewest agents a pass splits between threads.
 pub(crate) const PARALLEL_FROM: usize = 1024;
 
+/// The fewest agents a costly pass (obstacle avoidance: a microsecond an
+/// agent) splits between threads.
+pub(crate) const COSTLY_PARALLEL_FROM: usize = 128;
+
 /// `f` on every item of `query`, each thread's items sharing one `T` from
 /// `init`: in parallel from [`PARALLEL_FROM`] items, else in order on this
 /// thread.
@@ -22,7 +26,20 @@ pub(crate) fn for_each_init<D, F, T>(
     D: IterQueryData,
     F: ArchetypeFilter,
 {
-    if query.count() < PARALLEL_FROM {
+    for_each_init_from(PARALLEL_FROM, query, init, f);
+}
+
+/// [`for_each_init`], in parallel from `parallel_from` items.
+pub(crate) fn for_each_init_from<D, F, T>(
+    parallel_from: usize,
+    query: &mut Query<D, F>,
+    init: impl Fn() -> T + Send + Sync + Clone,
+    f: impl Fn(&mut T, QueryItem<'_, '_, D>) + Send + Sync + Clone,
+) where
+    D: IterQueryData,
+    F: ArchetypeFilter,
+{
+    if query.count() < parallel_from {
         let mut state = init();
         for item in query.iter_mut() {
             f(&mut state, item);
@@ -42,4 +59,16 @@ pub(crate) fn for_each<D, F>(
     F: ArchetypeFilter,
 {
     for_each_init(query, || (), move |_, item| f(item));
+}
+
+/// [`for_each`], in parallel from `parallel_from` items.
+pub(crate) fn for_each_from<D, F>(
+    parallel_from: usize,
+    query: &mut Query<D, F>,
+    f: impl Fn(QueryItem<'_, '_, D>) + Send + Sync + Clone,
+) where
+    D: IterQueryData,
+    F: ArchetypeFilter,
+{
+    for_each_init_from(parallel_from, query, || (), move |_, item| f(item));
 }
