@@ -509,6 +509,7 @@ pub(crate) fn follow_paths(
     >,
 ) {
     crate::passes::for_each(
+        crate::passes::PARALLEL_FROM,
         &mut agents,
         |(pos, vel, params, mut follow, mut steering)| {
             let speed = model::finite_or_zero(vel.0).length();
@@ -571,7 +572,7 @@ pub(crate) fn avoid_obstacles(
     >,
 ) {
     let index = &*index;
-    crate::passes::for_each_from(
+    crate::passes::for_each(
         crate::passes::COSTLY_PARALLEL_FROM,
         &mut agents,
         |(pos, vel, heading, params, containment, ignore, mut memory, mut steering, mut wander)| {

@@ -1089,6 +1089,7 @@ pub(crate) fn flock(
     }
     let forces = &*forces;
     crate::passes::for_each_init(
+        crate::passes::PARALLEL_FROM,
         &mut agents,
         Vec::new,
         |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, agent, mut steering)| {

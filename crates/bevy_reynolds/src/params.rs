@@ -348,10 +348,14 @@ pub(crate) fn resolve_params(
     let defaults = settings.agent;
     if settings.is_changed() {
         removed.clear();
-        crate::passes::for_each(&mut agents.p0(), |(mut params, overrides)| {
-            let resolved = overrides.map_or(defaults, |o| defaults.with_overrides(o));
-            params.set_if_neq(resolved);
-        });
+        crate::passes::for_each(
+            crate::passes::PARALLEL_FROM,
+            &mut agents.p0(),
+            |(mut params, overrides)| {
+                let resolved = overrides.map_or(defaults, |o| defaults.with_overrides(o));
+                params.set_if_neq(resolved);
+            },
+        );
         return;
     }
     for (mut params, overrides) in &mut agents.p1() {

@@ -3,7 +3,8 @@
 //! A parallel query hands batches to the other threads of Bevy's compute
 //! pool, which costs a wake-up each (tens of microseconds on a busy
 //! machine, more than stepping a few hundred agents costs): below
-//! [`PARALLEL_FROM`] agents a pass runs on the thread its system runs on.
+//! [`PARALLEL_FROM`] agents (fewer for a costly pass) a pass runs on the
+//! thread its system runs on.
 
 use bevy::ecs::query::{ArchetypeFilter, IterQueryData, QueryItem};
 use bevy::prelude::*;
@@ -16,21 +17,10 @@ pub(crate) const PARALLEL_FROM: usize = 1024;
 pub(crate) const COSTLY_PARALLEL_FROM: usize = 128;
 
 /// `f` on every item of `query`, each thread's items sharing one `T` from
-/// `init`: in parallel from [`PARALLEL_FROM`] items, else in order on this
+/// `init`: in parallel from `parallel_from` items ([`PARALLEL_FROM`], or
+/// [`COSTLY_PARALLEL_FROM`] for a costly pass), else in order on this
 /// thread.
 pub(crate) fn for_each_init<D, F, T>(
-    query: &mut Query<D, F>,
-    init: impl Fn() -> T + Send + Sync + Clone,
-    f: impl Fn(&mut T, QueryItem<'_, '_, D>) + Send + Sync + Clone,
-) where
-    D: IterQueryData,
-    F: ArchetypeFilter,
-{
-    for_each_init_from(PARALLEL_FROM, query, init, f);
-}
-
-/// [`for_each_init`], in parallel from `parallel_from` items.
-pub(crate) fn for_each_init_from<D, F, T>(
     parallel_from: usize,
     query: &mut Query<D, F>,
     init: impl Fn() -> T + Send + Sync + Clone,
@@ -49,20 +39,8 @@ pub(crate) fn for_each_init_from<D, F, T>(
     }
 }
 
-/// `f` on every item of `query`: in parallel from [`PARALLEL_FROM`] items,
-/// else in order on this thread.
+/// [`for_each_init`] with nothing shared.
 pub(crate) fn for_each<D, F>(
-    query: &mut Query<D, F>,
-    f: impl Fn(QueryItem<'_, '_, D>) + Send + Sync + Clone,
-) where
-    D: IterQueryData,
-    F: ArchetypeFilter,
-{
-    for_each_init(query, || (), move |_, item| f(item));
-}
-
-/// [`for_each`], in parallel from `parallel_from` items.
-pub(crate) fn for_each_from<D, F>(
     parallel_from: usize,
     query: &mut Query<D, F>,
     f: impl Fn(QueryItem<'_, '_, D>) + Send + Sync + Clone,
@@ -70,5 +48,5 @@ pub(crate) fn for_each_from<D, F>(
     D: IterQueryData,
     F: ArchetypeFilter,
 {
-    for_each_init_from(parallel_from, query, || (), move |_, item| f(item));
+    for_each_init(parallel_from, query, || (), move |_, item| f(item));
 }

@@ -189,6 +189,7 @@ pub(crate) fn behave(
         ground: *ground,
     };
     crate::passes::for_each_init(
+        crate::passes::PARALLEL_FROM,
         &mut agents,
         || None,
         |cache: &mut TargetCache,
@@ -252,19 +253,23 @@ pub(crate) fn record_outputs(
         ),
     >,
 ) {
-    crate::passes::for_each(&mut agents, |(vel, steering, params, force, desired)| {
-        let combined = params.combine.apply(&steering.0);
-        if let Some(mut force) = force {
-            force.0 = combined;
-        }
-        if let Some(mut desired) = desired {
-            // A velocity set to NaN by other code is still zero here, as
-            // it is to the step.
-            let vel = model::finite_or_zero(vel.0);
-            let asked = vel + combined * model::sanitize_response_time(params.response_time);
-            desired.0 = if asked.is_finite() { asked } else { vel };
-        }
-    });
+    crate::passes::for_each(
+        crate::passes::PARALLEL_FROM,
+        &mut agents,
+        |(vel, steering, params, force, desired)| {
+            let combined = params.combine.apply(&steering.0);
+            if let Some(mut force) = force {
+                force.0 = combined;
+            }
+            if let Some(mut desired) = desired {
+                // A velocity set to NaN by other code is still zero here, as
+                // it is to the step.
+                let vel = model::finite_or_zero(vel.0);
+                let asked = vel + combined * model::sanitize_response_time(params.response_time);
+                desired.0 = if asked.is_finite() { asked } else { vel };
+            }
+        },
+    );
 }
 
 /// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate): each
@@ -295,6 +300,7 @@ pub(crate) fn integrate(
     // their velocities.
     let moves = *writeback != Writeback::Physics;
     crate::passes::for_each(
+        crate::passes::PARALLEL_FROM,
         &mut agents,
         |(mut pos, mut previous, mut vel, mut heading, steering, params)| {
             let combined = params.combine.apply(&steering.0);
@@ -358,18 +364,22 @@ pub(crate) fn sample_trails(
         clock.since_last_sample = 0.0;
     }
     let length = settings.trail_length;
-    crate::passes::for_each(&mut trails, |(pos, mut trail)| {
-        if length == 0 {
-            if !trail.points.is_empty() {
-                trail.points.clear();
+    crate::passes::for_each(
+        crate::passes::PARALLEL_FROM,
+        &mut trails,
+        |(pos, mut trail)| {
+            if length == 0 {
+                if !trail.points.is_empty() {
+                    trail.points.clear();
+                }
+                return;
             }
-            return;
-        }
-        while trail.points.len() >= length {
-            trail.points.pop_front();
-        }
-        trail.points.push_back(pos.0);
-    });
+            while trail.points.len() >= length {
+                trail.points.pop_front();
+            }
+            trail.points.push_back(pos.0);
+        },
+    );
 }
 
 /// Writes each agent's [`Transform`] from its simulated state, once a frame
@@ -395,19 +405,23 @@ pub(crate) fn sync_transforms(
     } else {
         1.0
     };
-    crate::passes::for_each(&mut agents, |(pos, previous, heading, mut transform)| {
-        // Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent
-        // a rounding error off where it is, a different one each frame.
-        let drawn = if alpha >= 1.0 {
-            pos.0
-        } else {
-            previous.0 + (pos.0 - previous.0) * alpha
-        };
-        // A position set to NaN by other code is not drawn until a step
-        // has made it finite again.
-        if drawn.is_finite() {
-            transform.translation = ground.place(drawn, transform.translation);
-        }
-        transform.rotation = ground.rotation(heading.0);
-    });
+    crate::passes::for_each(
+        crate::passes::PARALLEL_FROM,
+        &mut agents,
+        |(pos, previous, heading, mut transform)| {
+            // Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent
+            // a rounding error off where it is, a different one each frame.
+            let drawn = if alpha >= 1.0 {
+                pos.0
+            } else {
+                previous.0 + (pos.0 - previous.0) * alpha
+            };
+            // A position set to NaN by other code is not drawn until a step
+            // has made it finite again.
+            if drawn.is_finite() {
+                transform.translation = ground.place(drawn, transform.translation);
+            }
+            transform.rotation = ground.rotation(heading.0);
+        },
+    );
 }
