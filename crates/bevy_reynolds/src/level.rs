@@ -43,6 +43,8 @@
 //! along the wall (the chapter's wander angle is absolute, and would
 //! otherwise keep pointing into it).
 
+mod index;
+
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -53,6 +55,9 @@ use crate::components::{
 };
 use crate::ground::{GroundPlane, SteeringLengthUnit};
 use crate::params::{Combine, Priority, SteeringParams};
+
+use index::Nearby;
+pub use index::ObstacleIndex;
 
 /// A path to follow: the engine-free [`Polyline`], shared between followers
 /// with an [`Arc`].
@@ -265,179 +270,6 @@ pub struct AvoidanceMemory {
     pub looking: Vec2,
 }
 
-/// Every obstacle's shapes where they are this step, in a uniform grid so
-/// an agent only tests those near its probe. Rebuilt in
-/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare).
-#[derive(Resource, Debug, Default)]
-pub struct ObstacleIndex {
-    shapes: Vec<(Entity, u32, Shape)>,
-    cell: f32,
-    /// The grid's first cell and how many cells it has each way: it covers
-    /// the shapes' bounds, densely.
-    origin: IVec2,
-    size: IVec2,
-    /// Cell `c`'s shapes are `items[starts[c]..starts[c + 1]]` (cells in
-    /// rows, x fastest).
-    starts: Vec<u32>,
-    items: Vec<u32>,
-    /// Where the next item of each cell goes, while filling.
-    fill: Vec<u32>,
-    /// Shapes too big for the grid, tested by every probe.
-    big: Vec<u32>,
-}
-
-/// A shape that would cover more cells than this is tested by every probe.
-const MAX_CELLS: i64 = 256;
-
-/// The most cells the grid has: `MIN_GRID_CELLS`, or
-/// `GRID_CELLS_PER_SHAPE` a shape; sparser levels get bigger cells.
-const MIN_GRID_CELLS: i64 = 4096;
-const GRID_CELLS_PER_SHAPE: i64 = 16;
-
-impl ObstacleIndex {
-    /// Every shape, with its entity and part.
-    pub fn shapes(&self) -> impl Iterator<Item = (Entity, u32, Shape)> + '_ {
-        self.shapes.iter().copied()
-    }
-
-    /// Whether there is no obstacle at all.
-    pub fn is_empty(&self) -> bool {
-        self.shapes.is_empty()
-    }
-
-    fn cell_range(&self, min: Vec2, max: Vec2) -> Option<(IVec2, IVec2)> {
-        let lo = (min / self.cell).floor();
-        let hi = (max / self.cell).floor();
-        let span = (hi - lo).as_i64vec2();
-        if !(lo.is_finite() && hi.is_finite())
-            || lo.abs().max_element() > 1e6
-            || hi.abs().max_element() > 1e6
-            || (span.x + 1) * (span.y + 1) > MAX_CELLS
-        {
-            return None;
-        }
-        Some((lo.as_ivec2(), hi.as_ivec2()))
-    }
-
-    /// The cells of `lo..=hi` inside the grid, each as its list of shapes.
-    fn for_each_cell(&self, lo: IVec2, hi: IVec2, mut visit: impl FnMut(&[u32])) {
-        let lo = (lo - self.origin).max(IVec2::ZERO);
-        let hi = (hi - self.origin).min(self.size - 1);
-        for y in lo.y..=hi.y {
-            let row = (y * self.size.x) as usize;
-            for x in lo.x..=hi.x {
-                let c = row + x as usize;
-                visit(&self.items[self.starts[c] as usize..self.starts[c + 1] as usize]);
-            }
-        }
-    }
-
-    fn rebuild(&mut self, cell: f32) {
-        self.cell = if cell.is_finite() && cell > 0.0 {
-            cell
-        } else {
-            64.0
-        };
-        // The shapes' bounds, in cells; bigger cells if that is too many.
-        let max_cells = MIN_GRID_CELLS.max(GRID_CELLS_PER_SHAPE * self.shapes.len() as i64);
-        let (lo, hi) = loop {
-            let (mut lo, mut hi) = (IVec2::MAX, IVec2::MIN);
-            for (_, _, shape) in &self.shapes {
-                let (min, max) = shape.bounds();
-                if let Some((a, b)) = self.cell_range(min, max) {
-                    (lo, hi) = (lo.min(a), hi.max(b));
-                }
-            }
-            if lo.x > hi.x {
-                break (lo, hi);
-            }
-            let span = (hi.as_i64vec2() - lo.as_i64vec2()) + 1;
-            if span.x * span.y <= max_cells || self.cell > 1e9 {
-                break (lo, hi);
-            }
-            self.cell *= 2.0;
-        };
-        self.big.clear();
-        self.items.clear();
-        self.starts.clear();
-        if lo.x > hi.x {
-            // No shape fits in cells: every one is big.
-            (self.origin, self.size) = (IVec2::ZERO, IVec2::ZERO);
-            self.big.extend(0..self.shapes.len() as u32);
-            return;
-        }
-        (self.origin, self.size) = (lo, hi - lo + 1);
-        let cells = (self.size.x * self.size.y) as usize;
-        // Count each cell's shapes, lay the counts end to end, then fill.
-        self.starts.resize(cells + 1, 0);
-        let ranges = |index: &Self, i: usize| {
-            let (min, max) = index.shapes[i].2.bounds();
-            index
-                .cell_range(min, max)
-                .map(|(a, b)| (a - index.origin, b - index.origin))
-        };
-        for i in 0..self.shapes.len() {
-            match ranges(self, i) {
-                Some((a, b)) => {
-                    for y in a.y..=b.y {
-                        for x in a.x..=b.x {
-                            self.starts[(y * self.size.x + x) as usize + 1] += 1;
-                        }
-                    }
-                }
-                None => self.big.push(i as u32),
-            }
-        }
-        for c in 0..cells {
-            self.starts[c + 1] += self.starts[c];
-        }
-        self.items.resize(self.starts[cells] as usize, 0);
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.starts[..cells]);
-        for i in 0..self.shapes.len() {
-            if let Some((a, b)) = ranges(self, i) {
-                for y in a.y..=b.y {
-                    for x in a.x..=b.x {
-                        let c = (y * self.size.x + x) as usize;
-                        self.items[self.fill[c] as usize] = i as u32;
-                        self.fill[c] += 1;
-                    }
-                }
-            }
-        }
-    }
-
-    /// The first shape the probe's swept body touches: its entity and part,
-    /// the shape, and how far along the probe.
-    pub fn first_hit(&self, probe: &Probe) -> Option<(Entity, u32, Shape, f32)> {
-        let mut best: Option<(u32, f32)> = None;
-        let mut test = |i: u32| {
-            let shape = &self.shapes[i as usize].2;
-            if let Some(t) = probe.hit(shape)
-                && best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b))
-            {
-                best = Some((i, t));
-            }
-        };
-        let end = probe.from + probe.dir * probe.length;
-        let reach = Vec2::splat(probe.radius);
-        match self.cell_range(probe.from.min(end) - reach, probe.from.max(end) + reach) {
-            Some((lo, hi)) => {
-                if self.size.x > 0 {
-                    self.for_each_cell(lo, hi, |list| list.iter().copied().for_each(&mut test));
-                }
-                self.big.iter().copied().for_each(&mut test);
-            }
-            // A probe too long for the grid tests everything.
-            None => (0..self.shapes.len() as u32).for_each(&mut test),
-        }
-        best.map(|(i, t)| {
-            let (entity, part, shape) = self.shapes[i as usize];
-            (entity, part, shape, t)
-        })
-    }
-}
-
 /// Logs a bad obstacle once, when it is added or changed.
 pub(crate) fn validate_obstacles(obstacles: Query<(Entity, &Obstacle), Changed<Obstacle>>) {
     for (entity, obstacle) in &obstacles {
@@ -509,7 +341,7 @@ pub(crate) fn follow_paths(
     >,
 ) {
     crate::passes::for_each(
-        crate::passes::PARALLEL_FROM,
+        crate::passes::CHEAP,
         &mut agents,
         |(pos, vel, params, mut follow, mut steering)| {
             let speed = model::finite_or_zero(vel.0).length();
@@ -572,10 +404,12 @@ pub(crate) fn avoid_obstacles(
     >,
 ) {
     let index = &*index;
-    crate::passes::for_each(
-        crate::passes::COSTLY_PARALLEL_FROM,
+    crate::passes::for_each_init(
+        crate::passes::COSTLY,
         &mut agents,
-        |(pos, vel, heading, params, containment, ignore, mut memory, mut steering, mut wander)| {
+        <(Nearby, Nearby)>::default,
+        |(near_obstacles, near_edges),
+         (pos, vel, heading, params, containment, ignore, mut memory, mut steering, mut wander)| {
             let sees_obstacles = !ignore && !index.is_empty();
             if !sees_obstacles && containment.is_none() {
                 if memory.obstacle.is_some() {
@@ -618,27 +452,33 @@ pub(crate) fn avoid_obstacles(
             let mut desired = area.and_then(|a| model::come_back_inside(pos, &a.points, max_speed));
             // The first obstacle, or edge of its area (walls seen from
             // inside), the swept body meets.
-            let first_hit = |probe: &Probe| {
-                let mut hit = if sees_obstacles {
-                    index.first_hit(probe)
-                } else {
-                    None
-                };
-                if let Some(area) = area {
-                    let n = area.points.len();
-                    for i in 0..n {
-                        let wall = Shape::Wall {
-                            a: area.points[i],
-                            b: area.points[(i + 1) % n],
-                        };
-                        if let Some(t) = probe.hit(&wall)
-                            && hit.is_none_or(|h: (Entity, u32, Shape, f32)| t < h.3)
-                        {
-                            hit = Some((Entity::PLACEHOLDER, i as u32, wall, t));
-                        }
+            // Every probe starts here and reaches as far: what they could
+            // touch is gathered once (the obstacles only for the many
+            // probes of a way round).
+            let reach = probe.length + probe.radius;
+            if let Some(area) = area {
+                near_edges.gather(pos, reach, |keep| {
+                    for (i, edge) in area_edges(&area.points) {
+                        keep(i, &edge);
                     }
+                });
+            }
+            let first_hit = |probe: &Probe, near: Option<&Nearby>| {
+                let hit = match near {
+                    _ if !sees_obstacles => None,
+                    Some(near) => index.first_hit_near(near, probe),
+                    None => index.first_hit(probe),
+                };
+                let edge = match area {
+                    Some(_) if near_edges.complete => near_edges.first_hit(probe),
+                    Some(area) => index::first_hit_among(area_edges(&area.points), probe),
+                    None => None,
+                };
+                match (hit, edge) {
+                    (Some(h), Some((i, wall, t))) if t < h.3 => Some((Entity::PLACEHOLDER, i, wall, t)),
+                    (None, Some((i, wall, t))) => Some((Entity::PLACEHOLDER, i, wall, t)),
+                    (hit, _) => hit,
                 }
-                hit
             };
             // Look where it is going first: a body turning (a seeker past
             // its target, a wanderer) still slides on along its velocity
@@ -650,9 +490,9 @@ pub(crate) fn avoid_obstacles(
                 ..probe
             };
             let (probe, hit, sliding) =
-                match (moving != Vec2::ZERO).then(|| first_hit(&along)).flatten() {
+                match (moving != Vec2::ZERO).then(|| first_hit(&along, None)).flatten() {
                     Some(hit) => (along, Some(hit), true),
-                    None => (probe, first_hit(&probe), false),
+                    None => (probe, first_hit(&probe, None), false),
                 };
             let intent_dir = dir;
             let dir = probe.dir;
@@ -675,8 +515,12 @@ pub(crate) fn avoid_obstacles(
                         memory.looking = dir;
                         // The way that gets it farthest toward where it
                         // means to go.
+                        if sees_obstacles {
+                            index.gather_near(pos, reach, near_obstacles);
+                        }
+                        let near = Some(&*near_obstacles);
                         let way = model::best_way(dir, intent_dir, side, probe.length, |d| {
-                            first_hit(&Probe { dir: d, ..probe }).map(|h| h.3)
+                            first_hit(&Probe { dir: d, ..probe }, near).map(|h| h.3)
                         });
                         // The nearer the hit, the more of the force goes
                         // into turning: only the velocity's part along the
@@ -741,72 +585,11 @@ pub(crate) fn avoid_obstacles(
     );
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::rngs::Xoshiro128PlusPlus;
-    use rand::{RngExt, SeedableRng};
-
-    /// The first hit by testing every shape: what the index must agree with.
-    fn first_hit_of_all(shapes: &[(Entity, u32, Shape)], probe: &Probe) -> Option<f32> {
-        shapes
-            .iter()
-            .filter_map(|(_, _, shape)| probe.hit(shape))
-            .min_by(f32::total_cmp)
-    }
-
-    #[test]
-    fn the_index_finds_the_hit_testing_every_shape_finds() {
-        let mut rng = Xoshiro128PlusPlus::seed_from_u64(4);
-        // A dense level, then one with a few shapes far out, which makes
-        // the grid take bigger cells, then one with shapes too big to grid.
-        for spread in [2_000.0f32, 200_000.0, 2_000.0] {
-            let mut index = ObstacleIndex::default();
-            for i in 0..300u32 {
-                let at = Vec2::new(
-                    rng.random_range(-spread..spread),
-                    rng.random_range(-spread..spread),
-                );
-                let size = if spread == 2_000.0 && i % 50 == 7 {
-                    rng.random_range(5_000.0..20_000.0)
-                } else {
-                    rng.random_range(5.0..60.0)
-                };
-                let shape = if i % 3 == 0 {
-                    let half = Vec2::from_angle(rng.random_range(0.0..6.3)) * size;
-                    Shape::Wall {
-                        a: at - half,
-                        b: at + half,
-                    }
-                } else {
-                    Shape::Circle {
-                        center: at,
-                        radius: size,
-                    }
-                };
-                index.shapes.push((Entity::PLACEHOLDER, i, shape));
-            }
-            index.rebuild(64.0);
-            let cells = index.size.x as i64 * index.size.y as i64;
-            assert!(cells <= MIN_GRID_CELLS.max(16 * 300), "{cells} cells");
-            let mut hits = 0;
-            for _ in 0..3_000 {
-                // From near some shape, so most probes meet one.
-                let (min, max) = index.shapes[rng.random_range(0..300)].2.bounds();
-                let center = (min + max) / 2.0;
-                let from = center
-                    + Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * 150.0;
-                let probe = Probe {
-                    from,
-                    dir: Vec2::from_angle((center - from).to_angle() + rng.random_range(-0.5..0.5)),
-                    length: rng.random_range(0.0..300.0),
-                    radius: rng.random_range(0.0..20.0),
-                };
-                let found = index.first_hit(&probe).map(|h| h.3);
-                assert_eq!(found, first_hit_of_all(&index.shapes, &probe), "{probe:?}");
-                hits += usize::from(found.is_some());
-            }
-            assert!(hits > 1_000, "only {hits} probes met a shape");
-        }
-    }
+/// A closed polygon's edges, numbered, as walls.
+fn area_edges(points: &[Vec2]) -> impl Iterator<Item = (u32, Shape)> + '_ {
+    let n = points.len();
+    (0..n).map(move |i| {
+        let (a, b) = (points[i], points[(i + 1) % n]);
+        (i as u32, Shape::Wall { a, b })
+    })
 }

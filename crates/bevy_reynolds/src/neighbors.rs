@@ -341,7 +341,7 @@ impl NeighborGrid {
         let cells = cols * rows;
         let n = scratch.len();
         let pool = ComputeTaskPool::try_get()
-            .filter(|pool| pool.thread_num() > 1 && n >= crate::passes::PARALLEL_FROM);
+            .filter(|pool| pool.thread_num() > 1 && n >= crate::passes::CHEAP.parallel_from);
         let mut cell_of = std::mem::take(&mut self.cell_of);
         cell_of.clear();
         cell_of.resize(n, 0);
@@ -1065,7 +1065,7 @@ pub(crate) fn flock(
         let pool = ComputeTaskPool::get();
         // A few tasks a thread, so a crowded stretch of cells does not keep
         // one thread busy while the others wait.
-        let tasks = if pool.thread_num() <= 1 || grid.len() < crate::passes::PARALLEL_FROM {
+        let tasks = if pool.thread_num() <= 1 || grid.len() < crate::passes::CHEAP.parallel_from {
             1
         } else {
             (pool.thread_num() * 4).min(cells)
@@ -1089,7 +1089,7 @@ pub(crate) fn flock(
     }
     let forces = &*forces;
     crate::passes::for_each_init(
-        crate::passes::PARALLEL_FROM,
+        crate::passes::CHEAP,
         &mut agents,
         Vec::new,
         |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, agent, mut steering)| {

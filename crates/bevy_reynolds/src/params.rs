@@ -349,7 +349,7 @@ pub(crate) fn resolve_params(
     if settings.is_changed() {
         removed.clear();
         crate::passes::for_each(
-            crate::passes::PARALLEL_FROM,
+            crate::passes::CHEAP,
             &mut agents.p0(),
             |(mut params, overrides)| {
                 let resolved = overrides.map_or(defaults, |o| defaults.with_overrides(o));

@@ -189,7 +189,7 @@ pub(crate) fn behave(
         ground: *ground,
     };
     crate::passes::for_each_init(
-        crate::passes::PARALLEL_FROM,
+        crate::passes::CHEAP,
         &mut agents,
         || None,
         |cache: &mut TargetCache,
@@ -254,7 +254,7 @@ pub(crate) fn record_outputs(
     >,
 ) {
     crate::passes::for_each(
-        crate::passes::PARALLEL_FROM,
+        crate::passes::CHEAP,
         &mut agents,
         |(vel, steering, params, force, desired)| {
             let combined = params.combine.apply(&steering.0);
@@ -300,7 +300,7 @@ pub(crate) fn integrate(
     // their velocities.
     let moves = *writeback != Writeback::Physics;
     crate::passes::for_each(
-        crate::passes::PARALLEL_FROM,
+        crate::passes::CHEAP,
         &mut agents,
         |(mut pos, mut previous, mut vel, mut heading, steering, params)| {
             let combined = params.combine.apply(&steering.0);
@@ -364,22 +364,18 @@ pub(crate) fn sample_trails(
         clock.since_last_sample = 0.0;
     }
     let length = settings.trail_length;
-    crate::passes::for_each(
-        crate::passes::PARALLEL_FROM,
-        &mut trails,
-        |(pos, mut trail)| {
-            if length == 0 {
-                if !trail.points.is_empty() {
-                    trail.points.clear();
-                }
-                return;
+    crate::passes::for_each(crate::passes::CHEAP, &mut trails, |(pos, mut trail)| {
+        if length == 0 {
+            if !trail.points.is_empty() {
+                trail.points.clear();
             }
-            while trail.points.len() >= length {
-                trail.points.pop_front();
-            }
-            trail.points.push_back(pos.0);
-        },
-    );
+            return;
+        }
+        while trail.points.len() >= length {
+            trail.points.pop_front();
+        }
+        trail.points.push_back(pos.0);
+    });
 }
 
 /// Writes each agent's [`Transform`] from its simulated state, once a frame
@@ -406,7 +402,7 @@ pub(crate) fn sync_transforms(
         1.0
     };
     crate::passes::for_each(
-        crate::passes::PARALLEL_FROM,
+        crate::passes::CHEAP,
         &mut agents,
         |(pos, previous, heading, mut transform)| {
             // Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent

@@ -11,6 +11,9 @@ use crate::model::{
 use glam::Vec2;
 use wide::f32x4;
 
+#[cfg(target_arch = "x86_64")]
+mod eight_lanes;
+
 /// One neighbor as an agent sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Neighbor {
@@ -89,6 +92,7 @@ impl FlockParams {
     /// What a neighbor search must cover for an agent of `body_radius`
     /// among neighbors no bigger than `largest_neighbor_radius`:
     /// separation's radius is measured between the bodies' edges.
+    #[inline]
     pub fn reach_with_bodies(&self, body_radius: f32, largest_neighbor_radius: f32) -> f32 {
         let bodies = sanitize_radius(body_radius) + sanitize_radius(largest_neighbor_radius);
         (sanitize_limit(self.separation_radius) + bodies).max(sanitize_limit(self.neighbor_radius))
@@ -122,6 +126,7 @@ pub struct FlockView {
 impl FlockView {
     /// The view of an agent facing `heading` (a unit vector, or zero for an
     /// agent that sees all round) under `params`.
+    #[inline]
     pub fn new(params: &FlockParams, heading: Vec2) -> Self {
         let separation = sanitize_limit(params.separation_radius);
         let neighbor = sanitize_limit(params.neighbor_radius);
@@ -152,6 +157,7 @@ impl FlockView {
     }
 
     /// The same view from a body of `radius` (pixels) instead of a point.
+    #[inline]
     pub fn with_body_radius(mut self, radius: f32) -> Self {
         self.body_radius = sanitize_radius(radius);
         let reach = self.separation_radius + self.body_radius;
@@ -179,8 +185,7 @@ pub struct NeighborBlock<'a> {
 }
 
 /// How many candidates [`FlockBatch::add_block`] weighs side by side: one
-/// SSE or NEON register of `f32`s. (Eight, two registers' worth, measured
-/// slower: too few registers for the sums, which spill.)
+/// SSE, NEON or WebAssembly register of `f32`s.
 const LANES: usize = 4;
 
 /// What one candidate adds, as [`FlockBatch`] computes it lane by lane:
@@ -254,9 +259,14 @@ impl Min for f32x4 {
     }
 }
 
-/// [`FlockSums`] four lanes wide: the hot loop of a neighbor grid. Feed it
+/// [`FlockSums`] eight lanes wide: the hot loop of a neighbor grid. Feed it
 /// blocks of candidates with [`FlockBatch::add_block`], then
 /// [`FlockBatch::finish`] adds the lanes up, once.
+///
+/// The eight lanes are two halves of four: a CPU with AVX2 (x86-64, found
+/// at run time) weighs eight candidates at once, any other four at a time
+/// into each half in turn. Each lane sees the same candidates in the same
+/// order either way, so the sums are the same to the bit on every machine.
 ///
 /// ```
 /// # use reynolds::{FlockBatch, FlockParams, FlockView, NeighborBlock, Vec2};
@@ -270,6 +280,17 @@ impl Min for f32x4 {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct FlockBatch {
+    view: LaneView,
+    /// Whether to weigh eight candidates at a time (x86-64 with AVX2).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    eight_lanes: bool,
+    /// The sums of lanes 0 to 3 and 4 to 7.
+    halves: [LaneSums; 2],
+}
+
+/// A [`FlockView`] in every lane.
+#[derive(Clone, Copy, Debug)]
+struct LaneView {
     has_view_cone: bool,
     heading_x: f32x4,
     heading_y: f32x4,
@@ -279,6 +300,11 @@ pub struct FlockBatch {
     separation2: f32x4,
     neighbor2: f32x4,
     inverse_separation: f32x4,
+}
+
+/// Four lanes of running sums.
+#[derive(Clone, Copy, Debug, Default)]
+struct LaneSums {
     push_x: f32x4,
     push_y: f32x4,
     pushers: f32x4,
@@ -294,26 +320,20 @@ impl FlockBatch {
     /// An empty pass of an agent that sees as `view`.
     #[inline]
     pub fn new(view: &FlockView) -> Self {
-        let zero = f32x4::splat(0.0);
         Self {
-            has_view_cone: view.min_cos != f32::NEG_INFINITY,
-            heading_x: f32x4::splat(view.heading.x),
-            heading_y: f32x4::splat(view.heading.y),
-            min_cos: f32x4::splat(view.min_cos),
-            separation: f32x4::splat(view.separation_radius),
-            body_radius: f32x4::splat(view.body_radius),
-            separation2: f32x4::splat(view.separation_radius_squared),
-            neighbor2: f32x4::splat(view.neighbor_radius_squared),
-            inverse_separation: f32x4::splat(view.inverse_separation_radius),
-            push_x: zero,
-            push_y: zero,
-            pushers: zero,
-            vel_x: zero,
-            vel_y: zero,
-            offset_x: zero,
-            offset_y: zero,
-            neighbors: zero,
-            on_spot: zero,
+            view: LaneView {
+                has_view_cone: view.min_cos != f32::NEG_INFINITY,
+                heading_x: f32x4::splat(view.heading.x),
+                heading_y: f32x4::splat(view.heading.y),
+                min_cos: f32x4::splat(view.min_cos),
+                separation: f32x4::splat(view.separation_radius),
+                body_radius: f32x4::splat(view.body_radius),
+                separation2: f32x4::splat(view.separation_radius_squared),
+                neighbor2: f32x4::splat(view.neighbor_radius_squared),
+                inverse_separation: f32x4::splat(view.inverse_separation_radius),
+            },
+            eight_lanes: has_eight_lanes(),
+            halves: Default::default(),
         }
     }
 
@@ -322,7 +342,7 @@ impl FlockBatch {
     /// wrap period the block is seen across), as [`FlockSums::add`] would:
     /// candidates out of reach, out of view or on the agent's spot (the
     /// agent itself) add nothing, so a block may hold them. The same sums
-    /// as adding one by one, up to rounding, four candidates at a time.
+    /// as adding one by one, up to rounding, eight candidates at a time.
     #[inline]
     pub fn add_block(&mut self, block: NeighborBlock, shift: Vec2) {
         match block.radii {
@@ -360,22 +380,39 @@ impl FlockBatch {
         if RADII {
             n = n.min(radii.len());
         }
+        // Without radii, every lane's radius is 0 (and never read).
+        let radii = &radii[..if RADII { n } else { 0 }];
+        #[cfg(target_arch = "x86_64")]
+        if self.eight_lanes {
+            // SAFETY: `eight_lanes` is only set on a CPU with AVX2.
+            unsafe {
+                self.add_eights::<CHECK_VELOCITIES, RADII>(
+                    [block.xs, block.ys, block.vxs, block.vys].map(|c| &c[..n]),
+                    radii,
+                    shift,
+                )
+            };
+            return;
+        }
         let (x_chunks, x_rest) = block.xs[..n].as_chunks::<LANES>();
         let (y_chunks, y_rest) = block.ys[..n].as_chunks::<LANES>();
         let (vx_chunks, vx_rest) = block.vxs[..n].as_chunks::<LANES>();
         let (vy_chunks, vy_rest) = block.vys[..n].as_chunks::<LANES>();
-        // Without radii, every lane's radius is 0 (and never read).
-        let (r_chunks, r_rest) = radii[..if RADII { n } else { 0 }].as_chunks::<LANES>();
+        let (r_chunks, r_rest) = radii.as_chunks::<LANES>();
         let zero = [0.0; LANES];
         let mut r_chunks = r_chunks.iter();
         let (shift_x, shift_y) = (f32x4::splat(shift.x), f32x4::splat(shift.y));
-        for (((x, y), vx), vy) in x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks) {
+        let chunks = x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks);
+        // Groups of four into each half in turn: the lanes an eight-wide
+        // pass would put them in.
+        for (group, (((x, y), vx), vy)) in chunks.enumerate() {
             let r = if RADII {
                 r_chunks.next().unwrap_or(&zero)
             } else {
                 &zero
             };
-            self.add_lanes::<CHECK_VELOCITIES, RADII>(
+            self.view.add_lanes::<CHECK_VELOCITIES, RADII>(
+                &mut self.halves[group % 2],
                 f32x4::new(*x) + shift_x,
                 f32x4::new(*y) + shift_y,
                 f32x4::new(*vx),
@@ -395,7 +432,8 @@ impl FlockBatch {
                 }
                 f32x4::new(lanes)
             };
-            self.add_lanes::<CHECK_VELOCITIES, RADII>(
+            self.view.add_lanes::<CHECK_VELOCITIES, RADII>(
+                &mut self.halves[x_chunks.len() % 2],
                 pad(x_rest, f32::NAN) + shift_x,
                 pad(y_rest, f32::NAN) + shift_y,
                 pad(vx_rest, 0.0),
@@ -405,13 +443,39 @@ impl FlockBatch {
         }
     }
 
-    /// The arithmetic of `contribution`, four lanes at a time; masks pick
-    /// what counts, so a masked-out NaN or infinity never reaches a sum.
-    /// The square root and division are only for a field of view and for
-    /// separation's few close neighbors, so they wait until a lane needs them.
+    /// The sums, lane by lane in order: the same whatever the machine.
+    #[inline]
+    pub fn finish(self) -> FlockSums {
+        let [low, high] = self.halves;
+        let total = |low: f32x4, high: f32x4| {
+            let lanes = low.to_array().into_iter().chain(high.to_array());
+            lanes.fold(0.0, |sum, x| sum + x)
+        };
+        let total2 = |l: fn(&LaneSums) -> (f32x4, f32x4)| {
+            let ((lx, ly), (hx, hy)) = (l(&low), l(&high));
+            Vec2::new(total(lx, hx), total(ly, hy))
+        };
+        FlockSums {
+            push: total2(|s| (s.push_x, s.push_y)),
+            pushers: total(low.pushers, high.pushers) as u32,
+            velocity: total2(|s| (s.vel_x, s.vel_y)),
+            offset: total2(|s| (s.offset_x, s.offset_y)),
+            neighbors: total(low.neighbors, high.neighbors) as u32,
+            on_spot: total(low.on_spot, high.on_spot) as u32,
+        }
+    }
+}
+
+impl LaneView {
+    /// The arithmetic of `contribution`, four lanes at a time, into `sums`;
+    /// masks pick what counts, so a masked-out NaN or infinity never
+    /// reaches a sum. The square root and division are only for a field of
+    /// view and for separation's few close neighbors, so they wait until a
+    /// lane needs them.
     #[inline(always)]
     fn add_lanes<const CHECK_VELOCITIES: bool, const RADII: bool>(
-        &mut self,
+        &self,
+        sums: &mut LaneSums,
         dx: f32x4,
         dy: f32x4,
         vx: f32x4,
@@ -435,11 +499,11 @@ impl FlockBatch {
         } else {
             counts
         };
-        self.vel_x += vx & vel_ok;
-        self.vel_y += vy & vel_ok;
-        self.offset_x += dx & counts;
-        self.offset_y += dy & counts;
-        self.neighbors += one & counts;
+        sums.vel_x += vx & vel_ok;
+        sums.vel_y += vy & vel_ok;
+        sums.offset_x += dx & counts;
+        sums.offset_y += dy & counts;
+        sums.neighbors += one & counts;
         let (close, bodies) = if RADII {
             let bodies = self.body_radius + radius;
             let reach = self.separation + bodies;
@@ -449,31 +513,35 @@ impl FlockBatch {
         };
         // Only close candidates push, and only they can be on the spot: the
         // agent itself always is, so this is taken at least once an agent.
+        // (Skipping it adds nothing but zeros, which leave a sum as it was:
+        // `x + 0` and `x - 0` are `x`, as no sum is ever -0.)
         if close.any() {
-            self.on_spot += one & (close & d2.simd_eq(zero));
+            sums.on_spot += one & (close & d2.simd_eq(zero));
             let pushes = seen & close;
             if pushes.any() {
                 let k = push_strength(one, one / d2.sqrt(), bodies, self.inverse_separation);
-                self.push_x -= (dx * k) & pushes;
-                self.push_y -= (dy * k) & pushes;
-                self.pushers += one & pushes;
+                sums.push_x -= (dx * k) & pushes;
+                sums.push_y -= (dy * k) & pushes;
+                sums.pushers += one & pushes;
             }
         }
     }
+}
 
-    /// The sums, lane by lane in order: the same whatever the machine.
-    #[inline]
-    pub fn finish(self) -> FlockSums {
-        let total = |v: f32x4| v.to_array().into_iter().fold(0.0, |sum, x| sum + x);
-        FlockSums {
-            push: Vec2::new(total(self.push_x), total(self.push_y)),
-            pushers: total(self.pushers) as u32,
-            velocity: Vec2::new(total(self.vel_x), total(self.vel_y)),
-            offset: Vec2::new(total(self.offset_x), total(self.offset_y)),
-            neighbors: total(self.neighbors) as u32,
-            on_spot: total(self.on_spot) as u32,
-        }
+/// Whether this CPU weighs eight candidates at a time: x86-64 with AVX2
+/// (asked once; the answer is cached). `REYNOLDS_FOUR_LANES=1` in the
+/// environment says no, to compare (the sums are the same either way).
+fn has_eight_lanes() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static EIGHT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *EIGHT.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::env::var_os("REYNOLDS_FOUR_LANES").is_none_or(|v| v != "1")
+        })
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// Running sums of one pass over the neighbors.
@@ -808,5 +876,78 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Eight candidates at a time (AVX2) and four at a time into each half
+    /// in turn make the same sums to the bit: blocks of every length up to
+    /// three groups of eight, with and without radii, a view cone and
+    /// velocities to check, candidates on the spot, near and far.
+    #[test]
+    fn eight_lanes_and_four_make_the_same_sums() {
+        if !has_eight_lanes() {
+            eprintln!("no AVX2 here: only four lanes to compare");
+        }
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |range: f32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * range - range
+        };
+        let mut compared = 0;
+        for len in 0..=24 {
+            for variant in 0..8 {
+                let mut params = FlockParams::default();
+                if variant & 1 == 1 {
+                    params.view_half_angle = Some(2.0);
+                }
+                let view = FlockView::new(&params, Vec2::new(0.6, 0.8))
+                    .with_body_radius(if variant & 2 == 2 { 3.0 } else { 0.0 });
+                let mut columns: [Vec<f32>; 5] = Default::default();
+                for i in 0..len {
+                    // Some on the agent's spot, most within reach.
+                    let (x, y) = if i % 7 == 3 {
+                        (0.0, 0.0)
+                    } else {
+                        (next(90.0), next(90.0))
+                    };
+                    let vx = if variant & 4 == 4 && i % 5 == 1 {
+                        f32::NAN
+                    } else {
+                        next(200.0)
+                    };
+                    for (column, value) in
+                        columns
+                            .iter_mut()
+                            .zip([x, y, vx, next(200.0), next(8.0).abs()])
+                    {
+                        column.push(value);
+                    }
+                }
+                let [xs, ys, vxs, vys, radii] = &columns;
+                let block = NeighborBlock {
+                    xs,
+                    ys,
+                    vxs,
+                    vys,
+                    radii: (variant & 2 == 2).then_some(&radii[..]),
+                };
+                let sums = |eight_lanes: bool| {
+                    let mut batch = FlockBatch::new(&view);
+                    batch.eight_lanes = eight_lanes && has_eight_lanes();
+                    // Two blocks, as a grid's runs come.
+                    batch.add_block(block, Vec2::new(0.5, -0.25));
+                    batch.add_block(block, Vec2::ZERO);
+                    format!("{:?}", batch.finish())
+                };
+                assert_eq!(
+                    sums(true),
+                    sums(false),
+                    "{len} candidates, variant {variant}"
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 25 * 8);
     }
 }

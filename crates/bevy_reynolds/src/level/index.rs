@@ -1,0 +1,393 @@
+//! The obstacles' shapes in a uniform grid ([`ObstacleIndex`]), and the
+//! few of them near one agent ([`Nearby`]), gathered once for all the
+//! probes it casts in a step.
+
+use bevy::prelude::*;
+use reynolds::{Probe, Shape};
+
+/// Every obstacle's shapes where they are this step, in a uniform grid so
+/// an agent only tests those near its probe. Rebuilt in
+/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare).
+#[derive(Resource, Debug, Default)]
+pub struct ObstacleIndex {
+    pub(super) shapes: Vec<(Entity, u32, Shape)>,
+    cell: f32,
+    /// The grid's first cell and how many cells it has each way: it covers
+    /// the shapes' bounds, densely.
+    origin: IVec2,
+    size: IVec2,
+    /// Cell `c`'s shapes are `items[starts[c]..starts[c + 1]]` (cells in
+    /// rows, x fastest).
+    starts: Vec<u32>,
+    items: Vec<u32>,
+    /// Where the next item of each cell goes, while filling.
+    fill: Vec<u32>,
+    /// Shapes too big for the grid, tested by every probe.
+    big: Vec<u32>,
+}
+
+/// A shape that would cover more cells than this is tested by every probe.
+const MAX_CELLS: i64 = 256;
+
+/// The most cells the grid has: `MIN_GRID_CELLS`, or
+/// `GRID_CELLS_PER_SHAPE` a shape; sparser levels get bigger cells.
+const MIN_GRID_CELLS: i64 = 4096;
+const GRID_CELLS_PER_SHAPE: i64 = 16;
+
+impl ObstacleIndex {
+    /// Every shape, with its entity and part.
+    pub fn shapes(&self) -> impl Iterator<Item = (Entity, u32, Shape)> + '_ {
+        self.shapes.iter().copied()
+    }
+
+    /// Whether there is no obstacle at all.
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+
+    fn cell_range(&self, min: Vec2, max: Vec2) -> Option<(IVec2, IVec2)> {
+        let lo = (min / self.cell).floor();
+        let hi = (max / self.cell).floor();
+        let span = (hi - lo).as_i64vec2();
+        if !(lo.is_finite() && hi.is_finite())
+            || lo.abs().max_element() > 1e6
+            || hi.abs().max_element() > 1e6
+            || (span.x + 1) * (span.y + 1) > MAX_CELLS
+        {
+            return None;
+        }
+        Some((lo.as_ivec2(), hi.as_ivec2()))
+    }
+
+    /// The cells of `lo..=hi` inside the grid, each as its list of shapes.
+    fn for_each_cell(&self, lo: IVec2, hi: IVec2, mut visit: impl FnMut(&[u32])) {
+        let lo = (lo - self.origin).max(IVec2::ZERO);
+        let hi = (hi - self.origin).min(self.size - 1);
+        for y in lo.y..=hi.y {
+            let row = (y * self.size.x) as usize;
+            for x in lo.x..=hi.x {
+                let c = row + x as usize;
+                visit(&self.items[self.starts[c] as usize..self.starts[c + 1] as usize]);
+            }
+        }
+    }
+
+    pub(super) fn rebuild(&mut self, cell: f32) {
+        self.cell = if cell.is_finite() && cell > 0.0 {
+            cell
+        } else {
+            64.0
+        };
+        // The shapes' bounds, in cells; bigger cells if that is too many.
+        let max_cells = MIN_GRID_CELLS.max(GRID_CELLS_PER_SHAPE * self.shapes.len() as i64);
+        let (lo, hi) = loop {
+            let (mut lo, mut hi) = (IVec2::MAX, IVec2::MIN);
+            for (_, _, shape) in &self.shapes {
+                let (min, max) = shape.bounds();
+                if let Some((a, b)) = self.cell_range(min, max) {
+                    (lo, hi) = (lo.min(a), hi.max(b));
+                }
+            }
+            if lo.x > hi.x {
+                break (lo, hi);
+            }
+            let span = (hi.as_i64vec2() - lo.as_i64vec2()) + 1;
+            if span.x * span.y <= max_cells || self.cell > 1e9 {
+                break (lo, hi);
+            }
+            self.cell *= 2.0;
+        };
+        self.big.clear();
+        self.items.clear();
+        self.starts.clear();
+        if lo.x > hi.x {
+            // No shape fits in cells: every one is big.
+            (self.origin, self.size) = (IVec2::ZERO, IVec2::ZERO);
+            self.big.extend(0..self.shapes.len() as u32);
+            return;
+        }
+        (self.origin, self.size) = (lo, hi - lo + 1);
+        let cells = (self.size.x * self.size.y) as usize;
+        // Count each cell's shapes, lay the counts end to end, then fill.
+        self.starts.resize(cells + 1, 0);
+        let ranges = |index: &Self, i: usize| {
+            let (min, max) = index.shapes[i].2.bounds();
+            index
+                .cell_range(min, max)
+                .map(|(a, b)| (a - index.origin, b - index.origin))
+        };
+        for i in 0..self.shapes.len() {
+            match ranges(self, i) {
+                Some((a, b)) => {
+                    for y in a.y..=b.y {
+                        for x in a.x..=b.x {
+                            self.starts[(y * self.size.x + x) as usize + 1] += 1;
+                        }
+                    }
+                }
+                None => self.big.push(i as u32),
+            }
+        }
+        for c in 0..cells {
+            self.starts[c + 1] += self.starts[c];
+        }
+        self.items.resize(self.starts[cells] as usize, 0);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.starts[..cells]);
+        for i in 0..self.shapes.len() {
+            if let Some((a, b)) = ranges(self, i) {
+                for y in a.y..=b.y {
+                    for x in a.x..=b.x {
+                        let c = (y * self.size.x + x) as usize;
+                        self.items[self.fill[c] as usize] = i as u32;
+                        self.fill[c] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first shape the probe's swept body touches: its entity and part,
+    /// the shape, and how far along the probe.
+    pub fn first_hit(&self, probe: &Probe) -> Option<(Entity, u32, Shape, f32)> {
+        let mut best: Option<(u32, f32)> = None;
+        let mut test = |i: u32| {
+            let shape = &self.shapes[i as usize].2;
+            if let Some(t) = probe.hit(shape)
+                && best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b))
+            {
+                best = Some((i, t));
+            }
+        };
+        let end = probe.from + probe.dir * probe.length;
+        let reach = Vec2::splat(probe.radius);
+        match self.cell_range(probe.from.min(end) - reach, probe.from.max(end) + reach) {
+            Some((lo, hi)) => {
+                if self.size.x > 0 {
+                    self.for_each_cell(lo, hi, |list| list.iter().copied().for_each(&mut test));
+                }
+                self.big.iter().copied().for_each(&mut test);
+            }
+            // A probe too long for the grid tests everything.
+            None => (0..self.shapes.len() as u32).for_each(&mut test),
+        }
+        best.map(|(i, t)| {
+            let (entity, part, shape) = self.shapes[i as usize];
+            (entity, part, shape, t)
+        })
+    }
+
+    /// Gathers into `near` the shapes within `reach` of `from`: all a probe
+    /// from there of length and radius adding up to `reach` can touch.
+    pub(crate) fn gather_near(&self, from: Vec2, reach: f32, near: &mut Nearby) {
+        let slack = Vec2::splat(reach);
+        match self.cell_range(from - slack, from + slack) {
+            Some((lo, hi)) => near.gather(from, reach, |keep| {
+                if self.size.x > 0 {
+                    self.for_each_cell(lo, hi, |list| {
+                        for &i in list {
+                            keep(i, &self.shapes[i as usize].2);
+                        }
+                    });
+                }
+                for &i in &self.big {
+                    keep(i, &self.shapes[i as usize].2);
+                }
+            }),
+            None => near.overflow(),
+        }
+    }
+
+    /// [`first_hit`](Self::first_hit) for a probe from where `near` was
+    /// gathered and reaching no farther, testing only what it gathered (or
+    /// the index, if that did not fit).
+    pub(crate) fn first_hit_near(
+        &self,
+        near: &Nearby,
+        probe: &Probe,
+    ) -> Option<(Entity, u32, Shape, f32)> {
+        if !near.complete {
+            return self.first_hit(probe);
+        }
+        near.first_hit(probe).map(|(i, shape, t)| {
+            let (entity, part, _) = self.shapes[i as usize];
+            (entity, part, shape, t)
+        })
+    }
+}
+
+/// The most shapes a [`Nearby`] holds.
+const NEARBY: usize = 32;
+
+/// The shapes near one agent, each with a number (its place in the index,
+/// or an edge's in its area): those a probe from where the agent is, within
+/// its reach, could touch. An avoiding agent probes up to 30 directions a
+/// step, all from there and as far: each tests these few rather than look
+/// them up again.
+#[derive(Debug, Clone)]
+pub(crate) struct Nearby {
+    shapes: [(u32, Shape); NEARBY],
+    len: usize,
+    /// Whether every shape in reach fit: if not, probes test them all.
+    pub(crate) complete: bool,
+}
+
+impl Default for Nearby {
+    fn default() -> Self {
+        Self {
+            shapes: [(
+                0,
+                Shape::Circle {
+                    center: Vec2::ZERO,
+                    radius: 0.0,
+                },
+            ); NEARBY],
+            len: 0,
+            complete: true,
+        }
+    }
+}
+
+impl Nearby {
+    /// Keeps, of the shapes `candidates` offers (a shape may be offered
+    /// more than once), those within `reach` of `from`.
+    pub(crate) fn gather(
+        &mut self,
+        from: Vec2,
+        reach: f32,
+        candidates: impl FnOnce(&mut dyn FnMut(u32, &Shape)),
+    ) {
+        (self.len, self.complete) = (0, true);
+        if !(from.is_finite() && reach.is_finite()) {
+            return self.overflow();
+        }
+        // A shape a probe touches is no farther than its reach, but the
+        // distance and the probe round differently: a ten-thousandth of the
+        // coordinates' size more keeps every one (at 4,000 px, 0.4 px).
+        let reach = reach + 1e-4 * (from.abs().max_element() + reach) + 1e-3;
+        candidates(&mut |i, shape| {
+            if !self.complete || shape.distance(from) > reach {
+                return;
+            }
+            if self.shapes[..self.len].iter().any(|&(j, _)| j == i) {
+                return;
+            }
+            if self.len == NEARBY {
+                return self.overflow();
+            }
+            self.shapes[self.len] = (i, *shape);
+            self.len += 1;
+        });
+    }
+
+    /// Gives up on gathering: probes test every shape.
+    pub(crate) fn overflow(&mut self) {
+        (self.len, self.complete) = (0, false);
+    }
+
+    /// The first gathered shape the probe touches (the lowest-numbered of
+    /// those it touches first): its number, the shape, and how far along.
+    pub(crate) fn first_hit(&self, probe: &Probe) -> Option<(u32, Shape, f32)> {
+        first_hit_among(self.shapes[..self.len].iter().copied(), probe)
+    }
+}
+
+/// The first of `shapes` the probe touches (the lowest-numbered of those it
+/// touches first): its number, the shape, and how far along.
+pub(crate) fn first_hit_among(
+    shapes: impl IntoIterator<Item = (u32, Shape)>,
+    probe: &Probe,
+) -> Option<(u32, Shape, f32)> {
+    let mut best: Option<(u32, Shape, f32)> = None;
+    for (i, shape) in shapes {
+        if let Some(t) = probe.hit(&shape)
+            && best.is_none_or(|(b, _, bt)| t < bt || (t == bt && i < b))
+        {
+            best = Some((i, shape, t));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::Xoshiro128PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    /// The first hit by testing every shape: what the index must agree with.
+    fn first_hit_of_all(shapes: &[(Entity, u32, Shape)], probe: &Probe) -> Option<f32> {
+        shapes
+            .iter()
+            .filter_map(|(_, _, shape)| probe.hit(shape))
+            .min_by(f32::total_cmp)
+    }
+
+    #[test]
+    fn the_index_and_what_it_gathers_find_the_hit_testing_every_shape_finds() {
+        let mut rng = Xoshiro128PlusPlus::seed_from_u64(4);
+        // A dense level, then one with a few shapes far out, which makes
+        // the grid take bigger cells, then one with shapes too big to grid.
+        for spread in [2_000.0f32, 200_000.0, 2_000.0] {
+            let mut index = ObstacleIndex::default();
+            for i in 0..300u32 {
+                let at = Vec2::new(
+                    rng.random_range(-spread..spread),
+                    rng.random_range(-spread..spread),
+                );
+                let size = if spread == 2_000.0 && i % 50 == 7 {
+                    rng.random_range(5_000.0..20_000.0)
+                } else {
+                    rng.random_range(5.0..60.0)
+                };
+                let shape = if i % 3 == 0 {
+                    let half = Vec2::from_angle(rng.random_range(0.0..6.3)) * size;
+                    Shape::Wall {
+                        a: at - half,
+                        b: at + half,
+                    }
+                } else {
+                    Shape::Circle {
+                        center: at,
+                        radius: size,
+                    }
+                };
+                index.shapes.push((Entity::PLACEHOLDER, i, shape));
+            }
+            index.rebuild(64.0);
+            let cells = index.size.x as i64 * index.size.y as i64;
+            assert!(cells <= MIN_GRID_CELLS.max(16 * 300), "{cells} cells");
+            let (mut hits, mut gathered, mut near) = (0, 0, Nearby::default());
+            for _ in 0..3_000 {
+                // From near some shape, so most probes meet one.
+                let (min, max) = index.shapes[rng.random_range(0..300)].2.bounds();
+                let center = (min + max) / 2.0;
+                let from = center
+                    + Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * 150.0;
+                let probe = Probe {
+                    from,
+                    dir: Vec2::from_angle((center - from).to_angle() + rng.random_range(-0.5..0.5)),
+                    length: rng.random_range(0.0..300.0),
+                    radius: rng.random_range(0.0..20.0),
+                };
+                let found = index.first_hit(&probe).map(|h| h.3);
+                assert_eq!(found, first_hit_of_all(&index.shapes, &probe), "{probe:?}");
+                hits += usize::from(found.is_some());
+                // What is gathered near `from` serves a probe any way from
+                // there, as far.
+                index.gather_near(from, probe.length + probe.radius, &mut near);
+                gathered += near.len;
+                for turn in [0.0f32, 0.3, -0.7, 1.6, 3.1] {
+                    let probe = Probe {
+                        dir: Vec2::from_angle(turn).rotate(probe.dir),
+                        ..probe
+                    };
+                    let found = index.first_hit_near(&near, &probe).map(|h| h.3);
+                    assert_eq!(found, first_hit_of_all(&index.shapes, &probe), "{probe:?}");
+                }
+            }
+            assert!(hits > 1_000, "only {hits} probes met a shape");
+            assert!(gathered > 1_000, "only {gathered} shapes gathered");
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! [`FlockBatch`]'s hot loop eight candidates at a time, for x86-64 CPUs
+//! with AVX2 (found at run time, so no build flag is needed): the same
+//! arithmetic, lane by lane, as [`LaneView::add_lanes`], into the same
+//! lanes, so the same sums to the bit.
+//!
+//! [`LaneView::add_lanes`]: super::LaneView
+
+use std::arch::x86_64::*;
+
+use glam::Vec2;
+use wide::f32x4;
+
+use super::{FlockBatch, LaneSums};
+
+/// Eight lanes of running sums: a [`LaneSums`] half in each 128-bit half.
+struct Sums {
+    push_x: __m256,
+    push_y: __m256,
+    pushers: __m256,
+    vel_x: __m256,
+    vel_y: __m256,
+    offset_x: __m256,
+    offset_y: __m256,
+    neighbors: __m256,
+    on_spot: __m256,
+}
+
+impl FlockBatch {
+    /// [`FlockBatch::add_block`]'s work, eight at a time: `columns` are x,
+    /// y, velocity x and y, all as long; `radii` is as long or empty.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn add_eights<const CHECK_VELOCITIES: bool, const RADII: bool>(
+        &mut self,
+        columns: [&[f32]; 4],
+        radii: &[f32],
+        shift: Vec2,
+    ) {
+        let join = |pick: fn(&LaneSums) -> f32x4| {
+            let [low, high] = &self.halves;
+            _mm256_set_m128(pick(high).into(), pick(low).into())
+        };
+        let mut sums = Sums {
+            push_x: join(|s| s.push_x),
+            push_y: join(|s| s.push_y),
+            pushers: join(|s| s.pushers),
+            vel_x: join(|s| s.vel_x),
+            vel_y: join(|s| s.vel_y),
+            offset_x: join(|s| s.offset_x),
+            offset_y: join(|s| s.offset_y),
+            neighbors: join(|s| s.neighbors),
+            on_spot: join(|s| s.on_spot),
+        };
+        let [xs, ys, vxs, vys] = columns;
+        let (x_chunks, x_rest) = xs.as_chunks::<8>();
+        let (y_chunks, y_rest) = ys.as_chunks::<8>();
+        let (vx_chunks, vx_rest) = vxs.as_chunks::<8>();
+        let (vy_chunks, vy_rest) = vys.as_chunks::<8>();
+        let (r_chunks, r_rest) = radii.as_chunks::<8>();
+        let mut r_chunks = r_chunks.iter();
+        let chunks = x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks);
+        for (((x, y), vx), vy) in chunks {
+            let r = r_chunks.next().unwrap_or(&[0.0; 8]);
+            self.add_eight::<CHECK_VELOCITIES, RADII>(&mut sums, [x, y, vx, vy, r], shift);
+        }
+        if !x_rest.is_empty() {
+            // The last few, padded with candidates at NaN, never in reach.
+            let pad = |rest: &[f32], fill: f32| {
+                let mut lanes = [fill; 8];
+                for (lane, value) in lanes.iter_mut().zip(rest) {
+                    *lane = *value;
+                }
+                lanes
+            };
+            let (x, y) = (pad(x_rest, f32::NAN), pad(y_rest, f32::NAN));
+            let (vx, vy, r) = (pad(vx_rest, 0.0), pad(vy_rest, 0.0), pad(r_rest, 0.0));
+            self.add_eight::<CHECK_VELOCITIES, RADII>(&mut sums, [&x, &y, &vx, &vy, &r], shift);
+        }
+        let split = |v: __m256| -> [f32x4; 2] {
+            [
+                _mm256_castps256_ps128(v).into(),
+                _mm256_extractf128_ps::<1>(v).into(),
+            ]
+        };
+        for (half, s) in self.halves.iter_mut().enumerate() {
+            s.push_x = split(sums.push_x)[half];
+            s.push_y = split(sums.push_y)[half];
+            s.pushers = split(sums.pushers)[half];
+            s.vel_x = split(sums.vel_x)[half];
+            s.vel_y = split(sums.vel_y)[half];
+            s.offset_x = split(sums.offset_x)[half];
+            s.offset_y = split(sums.offset_y)[half];
+            s.neighbors = split(sums.neighbors)[half];
+            s.on_spot = split(sums.on_spot)[half];
+        }
+    }
+
+    /// Eight candidates: x, y, velocity x and y, radius.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn add_eight<const CHECK_VELOCITIES: bool, const RADII: bool>(
+        &self,
+        sums: &mut Sums,
+        [x, y, vx, vy, radius]: [&[f32; 8]; 5],
+        shift: Vec2,
+    ) {
+        let view = &self.view;
+        let both = |v: f32x4| {
+            let v = __m128::from(v);
+            _mm256_set_m128(v, v)
+        };
+        let zero = _mm256_setzero_ps();
+        let one = _mm256_set1_ps(1.0);
+        let dx = _mm256_add_ps(load(x), _mm256_set1_ps(shift.x));
+        let dy = _mm256_add_ps(load(y), _mm256_set1_ps(shift.y));
+        let (vx, vy) = (load(vx), load(vy));
+        let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+        let mut seen = _mm256_cmp_ps::<_CMP_GT_OQ>(d2, zero);
+        if view.has_view_cone {
+            let d = _mm256_sqrt_ps(d2);
+            let ahead = _mm256_add_ps(
+                _mm256_mul_ps(dx, both(view.heading_x)),
+                _mm256_mul_ps(dy, both(view.heading_y)),
+            );
+            let in_view = _mm256_cmp_ps::<_CMP_GE_OQ>(ahead, _mm256_mul_ps(d, both(view.min_cos)));
+            seen = _mm256_and_ps(seen, in_view);
+        }
+        let counts = _mm256_and_ps(seen, _mm256_cmp_ps::<_CMP_LT_OQ>(d2, both(view.neighbor2)));
+        let vel_ok = if CHECK_VELOCITIES {
+            let finite = _mm256_add_ps(_mm256_mul_ps(vx, zero), _mm256_mul_ps(vy, zero));
+            _mm256_and_ps(counts, _mm256_cmp_ps::<_CMP_EQ_OQ>(finite, zero))
+        } else {
+            counts
+        };
+        sums.vel_x = _mm256_add_ps(sums.vel_x, _mm256_and_ps(vx, vel_ok));
+        sums.vel_y = _mm256_add_ps(sums.vel_y, _mm256_and_ps(vy, vel_ok));
+        sums.offset_x = _mm256_add_ps(sums.offset_x, _mm256_and_ps(dx, counts));
+        sums.offset_y = _mm256_add_ps(sums.offset_y, _mm256_and_ps(dy, counts));
+        sums.neighbors = _mm256_add_ps(sums.neighbors, _mm256_and_ps(one, counts));
+        let (close, bodies) = if RADII {
+            let bodies = _mm256_add_ps(both(view.body_radius), load(radius));
+            let reach = _mm256_add_ps(both(view.separation), bodies);
+            let close = _mm256_cmp_ps::<_CMP_LT_OQ>(d2, _mm256_mul_ps(reach, reach));
+            (close, bodies)
+        } else {
+            let close = _mm256_cmp_ps::<_CMP_LT_OQ>(d2, both(view.separation2));
+            (close, both(view.body_radius))
+        };
+        if _mm256_movemask_ps(close) != 0 {
+            let on_spot = _mm256_and_ps(close, _mm256_cmp_ps::<_CMP_EQ_OQ>(d2, zero));
+            sums.on_spot = _mm256_add_ps(sums.on_spot, _mm256_and_ps(one, on_spot));
+            let pushes = _mm256_and_ps(seen, close);
+            if _mm256_movemask_ps(pushes) != 0 {
+                let inverse_d = _mm256_div_ps(one, _mm256_sqrt_ps(d2));
+                // `push_strength`, operation for operation.
+                let inverse_separation = both(view.inverse_separation);
+                let scale = _mm256_add_ps(one, _mm256_mul_ps(bodies, inverse_separation));
+                let k = _mm256_min_ps(
+                    _mm256_sub_ps(_mm256_mul_ps(scale, inverse_d), inverse_separation),
+                    inverse_d,
+                );
+                let (push_x, push_y) = (_mm256_mul_ps(dx, k), _mm256_mul_ps(dy, k));
+                sums.push_x = _mm256_sub_ps(sums.push_x, _mm256_and_ps(push_x, pushes));
+                sums.push_y = _mm256_sub_ps(sums.push_y, _mm256_and_ps(push_y, pushes));
+                sums.pushers = _mm256_add_ps(sums.pushers, _mm256_and_ps(one, pushes));
+            }
+        }
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load(lanes: &[f32; 8]) -> __m256 {
+    let &[a, b, c, d, e, f, g, h] = lanes;
+    _mm256_setr_ps(a, b, c, d, e, f, g, h)
+}
