@@ -455,13 +455,12 @@ pub(crate) fn avoid_obstacles(
             // Every probe starts here and reaches as far: what they could
             // touch is gathered once (the obstacles only for the many
             // probes of a way round).
-            let reach = probe.length + probe.radius;
-            if let Some(area) = area {
-                near_edges.gather(pos, reach, |keep| {
-                    for (i, edge) in area_edges(&area.points) {
-                        keep(i, &edge);
-                    }
-                });
+            if let Some(area) = area
+                && near_edges.start(pos, probe.length, probe.radius)
+            {
+                for (i, edge) in area_edges(&area.points) {
+                    near_edges.offer(i, &edge);
+                }
             }
             let first_hit = |probe: &Probe, near: Option<&Nearby>| {
                 let hit = match near {
@@ -516,7 +515,7 @@ pub(crate) fn avoid_obstacles(
                         // The way that gets it farthest toward where it
                         // means to go.
                         if sees_obstacles {
-                            index.gather_near(pos, reach, near_obstacles);
+                            index.gather_near(&probe, near_obstacles);
                         }
                         let near = Some(&*near_obstacles);
                         let way = model::best_way(dir, intent_dir, side, probe.length, |d| {

@@ -170,13 +170,15 @@ pub struct NeighborGrid {
     radii: Vec<f32>,
     /// The largest body radius in the grid.
     largest_radius: f32,
+    /// One more than the largest entity index in the grid.
+    slots_needed: usize,
     /// Each entity's slot in the arrays, by entity index (stale entries are
     /// caught by checking `entities`).
     slot_of: Vec<u32>,
     cell_of: Vec<u32>,
     /// Each cell's next free slot while sorting, one copy a group of
     /// columns.
-    cursors: [Vec<u32>; 3],
+    cursors: [Vec<u32>; 2],
     scratch: Vec<GridEntry>,
     /// By slot: what [`NeighborGrid::fill`] was told of the agent
     /// there (for flocking, which of `flock_kinds` it flocks by).
@@ -251,12 +253,17 @@ impl NeighborGrid {
         let mut scratch_tags = std::mem::take(&mut self.scratch_tags);
         scratch.clear();
         scratch_tags.clear();
+        let (mut largest, mut slots) = (0.0f32, 0);
         for ((e, p, v, r), tag) in agents {
             if p.is_finite() && v.is_finite() {
-                scratch.push((e, p, v, model::sanitize_radius(r)));
+                let r = model::sanitize_radius(r);
+                largest = largest.max(r);
+                slots = slots.max(e.index_u32() as usize + 1);
+                scratch.push((e, p, v, r));
                 scratch_tags.push(tag);
             }
         }
+        (self.largest_radius, self.slots_needed) = (largest, slots);
         self.scratch = scratch;
         self.scratch_tags = scratch_tags;
     }
@@ -266,7 +273,6 @@ impl NeighborGrid {
     pub(crate) fn sort(&mut self, cell_size: f32, wrap: Option<Rect>) {
         let mut scratch = std::mem::take(&mut self.scratch);
         let scratch_tags = std::mem::take(&mut self.scratch_tags);
-        self.largest_radius = scratch.iter().fold(0.0, |largest, e| largest.max(e.3));
         let mut cell_size = if cell_size.is_finite() {
             cell_size.max(1.0)
         } else {
@@ -276,18 +282,6 @@ impl NeighborGrid {
             let s = r.size();
             s.is_finite() && s.x > 0.0 && s.y > 0.0
         });
-        if let Some(rect) = wrap {
-            // Keep every position inside the period, so a cell's copies
-            // round the edges are exactly one period apart.
-            let size = rect.size();
-            for (_, p, _, _) in &mut scratch {
-                // The wrap stage keeps agents inside: `rem_euclid` (a call
-                // to `fmodf`) only for the odd one that is not.
-                if !(p.cmpge(rect.min).all() && p.cmplt(rect.max).all()) {
-                    *p = rect.min + (*p - rect.min).rem_euclid(size);
-                }
-            }
-        }
         let (origin, extent) = match wrap {
             Some(rect) => (rect.min, rect.size()),
             None if scratch.is_empty() => (Vec2::ZERO, Vec2::ONE),
@@ -347,8 +341,18 @@ impl NeighborGrid {
         cell_of.resize(n, 0);
         {
             let grid = &*self;
-            let find = |cells: &mut [u32], entries: &[GridEntry]| {
+            let find = |cells: &mut [u32], entries: &mut [GridEntry]| {
                 for (cell, (_, p, _, _)) in cells.iter_mut().zip(entries) {
+                    // In a wrapping world, every position inside the period,
+                    // so a cell's copies round the edges are exactly one
+                    // period apart. The wrap stage keeps agents inside:
+                    // `rem_euclid` (a call to `fmodf`) only for the odd one
+                    // that is not.
+                    if let Some(rect) = wrap
+                        && !(p.cmpge(rect.min).all() && p.cmplt(rect.max).all())
+                    {
+                        *p = rect.min + (*p - rect.min).rem_euclid(rect.size());
+                    }
                     *cell = grid.cell_index(grid.cell_coords(*p)) as u32;
                 }
             };
@@ -356,13 +360,13 @@ impl NeighborGrid {
                 Some(pool) => {
                     let chunk = n.div_ceil(pool.thread_num());
                     pool.scope(|scope| {
-                        for (cells, entries) in cell_of.chunks_mut(chunk).zip(scratch.chunks(chunk))
-                        {
+                        let chunks = cell_of.chunks_mut(chunk).zip(scratch.chunks_mut(chunk));
+                        for (cells, entries) in chunks {
                             scope.spawn(async move { find(cells, entries) });
                         }
                     });
                 }
-                None => find(&mut cell_of, &scratch),
+                None => find(&mut cell_of, &mut scratch),
             }
         }
         self.cell_start.clear();
@@ -373,22 +377,16 @@ impl NeighborGrid {
         for c in 0..cells {
             self.cell_start[c + 1] += self.cell_start[c];
         }
-        self.entities.clear();
+        // Every slot is written below: only new room needs a value.
         self.entities.resize(n, Entity::PLACEHOLDER);
-        self.tags.clear();
         self.tags.resize(n, NO_TAG);
         for column in [&mut self.xs, &mut self.ys, &mut self.vxs, &mut self.vys] {
-            column.clear();
             column.resize(n, 0.0);
         }
-        self.radii.clear();
-        if self.largest_radius > 0.0 {
-            self.radii.resize(n, 0.0);
-        }
-        let indices = scratch.iter().map(|e| e.0.index_u32() as usize + 1);
-        let needed = indices.max().unwrap_or(0);
-        if needed > self.slot_of.len() {
-            self.slot_of.resize(needed, u32::MAX);
+        self.radii
+            .resize(if self.largest_radius > 0.0 { n } else { 0 }, 0.0);
+        if self.slots_needed > self.slot_of.len() {
+            self.slot_of.resize(self.slots_needed, u32::MAX);
         }
 
         // Each group of columns walks the entries in order with its own
@@ -404,26 +402,23 @@ impl NeighborGrid {
             entities,
             tags,
             slot_of,
-            cursors: [c0, c1, c2],
+            cursors: [c0, c1],
             ..
         } = self;
-        let mut positions = move || {
+        let mut motions = move || {
             in_cell_order(c0, cell_start, cells_of, |slot, i| {
-                xs[slot] = entries[i].1.x;
-                ys[slot] = entries[i].1.y;
-            })
-        };
-        let mut velocities = move || {
-            in_cell_order(c1, cell_start, cells_of, |slot, i| {
-                vxs[slot] = entries[i].2.x;
-                vys[slot] = entries[i].2.y;
-                if let Some(radius) = radii.get_mut(slot) {
-                    *radius = entries[i].3;
+                let (_, p, v, radius) = entries[i];
+                xs[slot] = p.x;
+                ys[slot] = p.y;
+                vxs[slot] = v.x;
+                vys[slot] = v.y;
+                if let Some(r) = radii.get_mut(slot) {
+                    *r = radius;
                 }
             })
         };
         let mut identities = move || {
-            in_cell_order(c2, cell_start, cells_of, |slot, i| {
+            in_cell_order(c1, cell_start, cells_of, |slot, i| {
                 let entity = entries[i].0;
                 entities[slot] = entity;
                 tags[slot] = tags_in[i];
@@ -433,14 +428,12 @@ impl NeighborGrid {
         match pool {
             Some(pool) => {
                 pool.scope(|scope| {
-                    scope.spawn(async move { positions() });
-                    scope.spawn(async move { velocities() });
+                    scope.spawn(async move { motions() });
                     scope.spawn(async move { identities() });
                 });
             }
             None => {
-                positions();
-                velocities();
+                motions();
                 identities();
             }
         }
@@ -525,7 +518,6 @@ impl NeighborGrid {
             bytes(&self.cell_of),
             bytes(&self.cursors[0]),
             bytes(&self.cursors[1]),
-            bytes(&self.cursors[2]),
             bytes(&self.scratch),
             bytes(&self.tags),
             bytes(&self.scratch_tags),

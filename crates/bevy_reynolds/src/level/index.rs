@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 use reynolds::{Probe, Shape};
+use wide::f32x8;
 
 /// Every obstacle's shapes where they are this step, in a uniform grid so
 /// an agent only tests those near its probe. Rebuilt in
@@ -179,22 +180,24 @@ impl ObstacleIndex {
 
     /// Gathers into `near` the shapes within `reach` of `from`: all a probe
     /// from there of length and radius adding up to `reach` can touch.
-    pub(crate) fn gather_near(&self, from: Vec2, reach: f32, near: &mut Nearby) {
+    pub(crate) fn gather_near(&self, probe: &Probe, near: &mut Nearby) {
+        let (from, reach) = (probe.from, probe.length + probe.radius);
+        if !near.start(from, probe.length, probe.radius) {
+            return;
+        }
         let slack = Vec2::splat(reach);
-        match self.cell_range(from - slack, from + slack) {
-            Some((lo, hi)) => near.gather(from, reach, |keep| {
-                if self.size.x > 0 {
-                    self.for_each_cell(lo, hi, |list| {
-                        for &i in list {
-                            keep(i, &self.shapes[i as usize].2);
-                        }
-                    });
+        let Some((lo, hi)) = self.cell_range(from - slack, from + slack) else {
+            return near.overflow();
+        };
+        if self.size.x > 0 {
+            self.for_each_cell(lo, hi, |list| {
+                for &i in list {
+                    near.offer(i, &self.shapes[i as usize].2);
                 }
-                for &i in &self.big {
-                    keep(i, &self.shapes[i as usize].2);
-                }
-            }),
-            None => near.overflow(),
+            });
+        }
+        for &i in &self.big {
+            near.offer(i, &self.shapes[i as usize].2);
         }
     }
 
@@ -222,75 +225,161 @@ const NEARBY: usize = 32;
 /// The shapes near one agent, each with a number (its place in the index,
 /// or an edge's in its area): those a probe from where the agent is, within
 /// its reach, could touch. An avoiding agent probes up to 30 directions a
-/// step, all from there and as far: each tests these few rather than look
-/// them up again.
+/// step, all from there, as far and as wide: each tests these few rather
+/// than look them up again, the circles eight at a time.
 #[derive(Debug, Clone)]
 pub(crate) struct Nearby {
     shapes: [(u32, Shape); NEARBY],
     len: usize,
+    /// The circles among them as the probes see them, by lane: the offset
+    /// of each centre and `offset² - (radius + the probe's radius)²`, so a
+    /// probe's test is a dot product and a square root. Lanes past the
+    /// last circle hold one that is never hit.
+    to_x: [f32; NEARBY],
+    to_y: [f32; NEARBY],
+    c: [f32; NEARBY],
+    /// Each lane's place in `shapes`.
+    lane_shape: [u8; NEARBY],
+    circles: usize,
+    /// Where, how far and how wide its probes are (the reach a little
+    /// padded).
+    from: Vec2,
+    reach: f32,
+    radius: f32,
     /// Whether every shape in reach fit: if not, probes test them all.
     pub(crate) complete: bool,
 }
 
 impl Default for Nearby {
     fn default() -> Self {
+        let none = Shape::Circle {
+            center: Vec2::ZERO,
+            radius: 0.0,
+        };
         Self {
-            shapes: [(
-                0,
-                Shape::Circle {
-                    center: Vec2::ZERO,
-                    radius: 0.0,
-                },
-            ); NEARBY],
+            shapes: [(0, none); NEARBY],
             len: 0,
+            to_x: [0.0; NEARBY],
+            to_y: [0.0; NEARBY],
+            c: [f32::INFINITY; NEARBY],
+            lane_shape: [0; NEARBY],
+            circles: 0,
+            from: Vec2::ZERO,
+            reach: 0.0,
+            radius: 0.0,
             complete: true,
         }
     }
 }
 
 impl Nearby {
-    /// Keeps, of the shapes `candidates` offers (a shape may be offered
-    /// more than once), those within `reach` of `from`.
-    pub(crate) fn gather(
-        &mut self,
-        from: Vec2,
-        reach: f32,
-        candidates: impl FnOnce(&mut dyn FnMut(u32, &Shape)),
-    ) {
-        (self.len, self.complete) = (0, true);
+    /// Starts gathering what the probes from `from`, `length` long and
+    /// `radius` wide, could touch, to be offered with
+    /// [`offer`](Self::offer). `false` if any is not finite: then probes
+    /// test every shape.
+    pub(crate) fn start(&mut self, from: Vec2, length: f32, radius: f32) -> bool {
+        // Lanes a previous gathering used hold circles never hit again.
+        self.c[..self.circles.next_multiple_of(LANES)].fill(f32::INFINITY);
+        (self.len, self.circles, self.complete) = (0, 0, true);
+        let reach = length + radius;
         if !(from.is_finite() && reach.is_finite()) {
-            return self.overflow();
+            self.overflow();
+            return false;
         }
         // A shape a probe touches is no farther than its reach, but the
         // distance and the probe round differently: a ten-thousandth of the
         // coordinates' size more keeps every one (at 4,000 px, 0.4 px).
-        let reach = reach + 1e-4 * (from.abs().max_element() + reach) + 1e-3;
-        candidates(&mut |i, shape| {
-            if !self.complete || shape.distance(from) > reach {
-                return;
-            }
-            if self.shapes[..self.len].iter().any(|&(j, _)| j == i) {
-                return;
-            }
-            if self.len == NEARBY {
-                return self.overflow();
-            }
-            self.shapes[self.len] = (i, *shape);
-            self.len += 1;
-        });
+        self.from = from;
+        self.reach = reach + 1e-4 * (from.abs().max_element() + reach) + 1e-3;
+        self.radius = radius;
+        true
+    }
+
+    /// Keeps shape `i` if it is within reach (a shape may be offered more
+    /// than once).
+    #[inline]
+    pub(crate) fn offer(&mut self, i: u32, shape: &Shape) {
+        if !self.complete || self.shapes[..self.len].iter().any(|&(j, _)| j == i) {
+            return;
+        }
+        // Its bounds first: most shapes offered are out of reach, and the
+        // distance to a box needs no square root.
+        let (min, max) = shape.bounds();
+        let outside = (min - self.from).max(self.from - max).max(Vec2::ZERO);
+        if outside.length_squared() > self.reach * self.reach
+            || shape.distance(self.from) > self.reach
+        {
+            return;
+        }
+        if self.len == NEARBY {
+            return self.overflow();
+        }
+        if let Shape::Circle { center, radius } = *shape {
+            // What `Probe::hit` computes of it, operation for operation.
+            let to = center - self.from;
+            let radius = radius + self.radius;
+            let lane = self.circles;
+            self.to_x[lane] = to.x;
+            self.to_y[lane] = to.y;
+            self.c[lane] = to.length_squared() - radius * radius;
+            self.lane_shape[lane] = self.len as u8;
+            self.circles += 1;
+        }
+        self.shapes[self.len] = (i, *shape);
+        self.len += 1;
     }
 
     /// Gives up on gathering: probes test every shape.
     pub(crate) fn overflow(&mut self) {
-        (self.len, self.complete) = (0, false);
+        (self.len, self.circles, self.complete) = (0, 0, false);
     }
 
     /// The first gathered shape the probe touches (the lowest-numbered of
     /// those it touches first): its number, the shape, and how far along.
+    /// The same as testing each with [`Probe::hit`], to the bit.
     pub(crate) fn first_hit(&self, probe: &Probe) -> Option<(u32, Shape, f32)> {
-        first_hit_among(self.shapes[..self.len].iter().copied(), probe)
+        let gathered = self.shapes[..self.len].iter().copied();
+        if probe.from != self.from || probe.radius != self.radius {
+            // Not a probe it was gathered for.
+            return first_hit_among(gathered, probe);
+        }
+        let walls = gathered.filter(|(_, shape)| matches!(shape, Shape::Wall { .. }));
+        let mut best = first_hit_among(walls, probe);
+        let (dir_x, dir_y) = (f32x8::splat(probe.dir.x), f32x8::splat(probe.dir.y));
+        let (zero, length) = (f32x8::ZERO, f32x8::splat(probe.length));
+        let lanes = self.circles.next_multiple_of(LANES);
+        for start in (0..lanes).step_by(LANES) {
+            let load = |a: &[f32; NEARBY]| {
+                f32x8::new(*a[start..start + LANES].as_array().expect("eight lanes"))
+            };
+            let (to_x, to_y, c) = (load(&self.to_x), load(&self.to_y), load(&self.c));
+            // `ray_circle`: from inside, a hit at once unless on its way
+            // out; from outside, where it enters, if it does. (Inside,
+            // `c <= 0` makes the square root at least `|b|`, so `t` is 0.)
+            let b = to_x * dir_x + to_y * dir_y;
+            let disc = b * b - c;
+            let inside = c.simd_le(zero);
+            let enters = b.simd_gt(zero) & disc.simd_ge(zero);
+            let t = (b - disc.sqrt()).max(zero);
+            let hits = inside.select(b.simd_ge(zero), enters) & t.simd_le(length);
+            let mut hits = hits.to_bitmask();
+            let t = t.to_array();
+            while hits != 0 {
+                let lane = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                let (i, shape) = self.shapes[self.lane_shape[start + lane] as usize];
+                let t = t[lane];
+                if best.is_none_or(|(b, _, bt)| t < bt || (t == bt && i < b)) {
+                    best = Some((i, shape, t));
+                }
+            }
+        }
+        best
     }
 }
+
+/// Circles a [`Nearby`] tests at once.
+const LANES: usize = 8;
 
 /// The first of `shapes` the probe touches (the lowest-numbered of those it
 /// touches first): its number, the shape, and how far along.
@@ -375,7 +464,7 @@ mod tests {
                 hits += usize::from(found.is_some());
                 // What is gathered near `from` serves a probe any way from
                 // there, as far.
-                index.gather_near(from, probe.length + probe.radius, &mut near);
+                index.gather_near(&probe, &mut near);
                 gathered += near.len;
                 for turn in [0.0f32, 0.3, -0.7, 1.6, 3.1] {
                     let probe = Probe {
@@ -388,6 +477,34 @@ mod tests {
             }
             assert!(hits > 1_000, "only {hits} probes met a shape");
             assert!(gathered > 1_000, "only {gathered} shapes gathered");
+        }
+    }
+
+    /// From inside a rock, what was gathered agrees with `Probe::hit`: a
+    /// hit at once heading in or across (even exactly across), none
+    /// heading out.
+    #[test]
+    fn what_is_gathered_sees_a_rock_from_inside_as_probe_hit_does() {
+        let mut index = ObstacleIndex::default();
+        let rock = Shape::Circle {
+            center: Vec2::ZERO,
+            radius: 50.0,
+        };
+        index.shapes.push((Entity::PLACEHOLDER, 0, rock));
+        index.rebuild(64.0);
+        let probe = Probe {
+            from: Vec2::new(10.0, 0.0),
+            dir: Vec2::X,
+            length: 100.0,
+            radius: 4.0,
+        };
+        let mut near = Nearby::default();
+        index.gather_near(&probe, &mut near);
+        for (dir, hit) in [(Vec2::NEG_X, true), (Vec2::Y, true), (Vec2::X, false)] {
+            let probe = Probe { dir, ..probe };
+            assert_eq!(probe.hit(&rock).is_some(), hit, "{dir}");
+            let found = index.first_hit_near(&near, &probe).map(|h| h.3);
+            assert_eq!(found, probe.hit(&rock), "{dir}");
         }
     }
 }
