@@ -450,8 +450,6 @@ pub(crate) fn avoid_obstacles(
             let area = containment.filter(|a| a.points.len() >= 3);
             // Outside its area, straight back in before anything else.
             let mut desired = area.and_then(|a| model::come_back_inside(pos, &a.points, max_speed));
-            // The first obstacle, or edge of its area (walls seen from
-            // inside), the swept body meets.
             // Every probe starts here and reaches as far: what they could
             // touch is gathered once (the obstacles only for the many
             // probes of a way round).
@@ -462,6 +460,8 @@ pub(crate) fn avoid_obstacles(
                     near_edges.offer(i, &edge);
                 }
             }
+            // The first obstacle, or edge of its area (walls seen from
+            // inside), the swept body meets.
             let first_hit = |probe: &Probe, near: Option<&Nearby>| {
                 let hit = match near {
                     _ if !sees_obstacles => None,
