@@ -37,7 +37,9 @@ pub(crate) const COSTLY: Pass = Pass {
 
 /// `f` on every item of `query`, each thread's items sharing one `T` from
 /// `init`: in parallel from `pass.parallel_from` items, else in order on
-/// this thread.
+/// this thread. Keep `T` small: Bevy's parallel `for_each_init` moves it
+/// from one item to the next (a scratch of kilobytes belongs in a
+/// thread-local, as avoidance's does).
 pub(crate) fn for_each_init<D, F, T>(
     pass: Pass,
     query: &mut Query<D, F>,
