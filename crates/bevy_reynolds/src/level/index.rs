@@ -155,7 +155,7 @@ impl ObstacleIndex {
         let mut test = |i: u32| {
             let shape = &self.shapes[i as usize].2;
             if let Some(t) = probe.hit(shape)
-                && best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b))
+                && best.is_none_or(|(b, bt)| comes_first((i, t), (b, bt)))
             {
                 best = Some((i, t));
             }
@@ -369,7 +369,7 @@ impl Nearby {
                 hits &= hits - 1;
                 let (i, shape) = self.shapes[self.lane_shape[start + lane] as usize];
                 let t = t[lane];
-                if best.is_none_or(|(b, _, bt)| t < bt || (t == bt && i < b)) {
+                if best.is_none_or(|(b, _, bt)| comes_first((i, t), (b, bt))) {
                     best = Some((i, shape, t));
                 }
             }
@@ -381,6 +381,15 @@ impl Nearby {
 /// Circles a [`Nearby`] tests at once.
 const LANES: usize = 8;
 
+/// Whether shape `i`, touched `t` along a probe, is the first hit rather
+/// than shape `b` touched `bt` along: nearer, or as near and
+/// lower-numbered (so the answer does not depend on the order shapes are
+/// tested in).
+#[inline]
+fn comes_first((i, t): (u32, f32), (b, bt): (u32, f32)) -> bool {
+    t < bt || (t == bt && i < b)
+}
+
 /// The first of `shapes` the probe touches (the lowest-numbered of those it
 /// touches first): its number, the shape, and how far along.
 pub(crate) fn first_hit_among(
@@ -390,7 +399,7 @@ pub(crate) fn first_hit_among(
     let mut best: Option<(u32, Shape, f32)> = None;
     for (i, shape) in shapes {
         if let Some(t) = probe.hit(&shape)
-            && best.is_none_or(|(b, _, bt)| t < bt || (t == bt && i < b))
+            && best.is_none_or(|(b, _, bt)| comes_first((i, t), (b, bt)))
         {
             best = Some((i, shape, t));
         }
