@@ -285,6 +285,120 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
     assert!(pushed > 400, "most boids have neighbors: {pushed}");
 }
 
+/// Flockers whose rules or parameters change, agents that start or stop
+/// flocking, and new flockers, one kind of change at a time: the next step
+/// steers each by what it is now, as a world built that way from the start
+/// does. (The grid keeps each agent's way of flocking from step to step and
+/// reads it again only when something changed.)
+#[test]
+fn flockers_changed_between_steps_flock_as_they_are_now() {
+    for change in 1..=5 {
+        flock_after_a_change(change);
+    }
+}
+
+/// 400 agents in a wrapping world, one step; then those with `i % 6 ==
+/// change` change (1 heavier rules, 2 a slower, rounder body, 3 stop
+/// flocking, 4 start; 5 are new flockers), and the next step's forces are
+/// held to those of a world built as it is now.
+fn flock_after_a_change(change: usize) {
+    use rand::{RngExt, SeedableRng};
+    let settings = SteeringSettings {
+        wrap: Some(Rect::new(0.0, 0.0, 600.0, 400.0)),
+        ..default()
+    };
+    let mut rng = rand::rngs::Xoshiro128PlusPlus::seed_from_u64(11);
+    let start: Vec<(Vec2, Vec2)> = (0..400)
+        .map(|_| {
+            let pos = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..400.0));
+            let vel = Vec2::new(
+                rng.random_range(-200.0..200.0),
+                rng.random_range(-200.0..200.0),
+            );
+            (pos, vel)
+        })
+        .collect();
+    let spawn = |app: &mut App, (pos, vel): (Vec2, Vec2), flocks: bool| {
+        let mut agent = app.world_mut().spawn((
+            Behavior::Idle,
+            Position(pos),
+            Velocity(vel),
+            SteeringForce::default(),
+        ));
+        if flocks {
+            agent.insert(Flocking::default());
+        }
+        agent.id()
+    };
+    let changes = |i: usize| i % 6 == change;
+    // Agents that will start flocking do not flock yet; new ones are not
+    // there yet.
+    let before = |i: usize| !(changes(i) && change == 4);
+    let mut changed = headless_app(60.0, 1, settings.clone());
+    let agents: Vec<(usize, Entity)> = (0..start.len())
+        .filter(|i| !(changes(*i) && change == 5))
+        .map(|i| (i, spawn(&mut changed, start[i], before(i))))
+        .collect();
+    run_steps(&mut changed, 1, |_| {});
+    let change_one = |e: Entity, world: &mut World| match change {
+        1 => {
+            world.entity_mut(e).insert(Flocking {
+                separation_weight: 4.0,
+                cohesion_weight: 0.0,
+                ..default()
+            });
+        }
+        2 => {
+            world.entity_mut(e).insert(SteeringOverride {
+                max_speed: Some(80.0),
+                radius: Some(3.0),
+                ..default()
+            });
+        }
+        3 => {
+            world.entity_mut(e).remove::<Flocking>();
+        }
+        4 => {
+            world.entity_mut(e).insert(Flocking::default());
+        }
+        _ => {}
+    };
+    let mut fresh = headless_app(60.0, 1, settings);
+    let mut pairs = Vec::new();
+    for (i, e) in agents {
+        let world = changed.world();
+        let now = (
+            world.get::<Position>(e).unwrap().0,
+            world.get::<Velocity>(e).unwrap().0,
+        );
+        let twin = spawn(&mut fresh, now, before(i));
+        if changes(i) {
+            change_one(e, changed.world_mut());
+            change_one(twin, fresh.world_mut());
+        }
+        pairs.push((e, twin));
+    }
+    if change == 5 {
+        for i in (0..start.len()).filter(|i| changes(*i)) {
+            pairs.push((
+                spawn(&mut changed, start[i], true),
+                spawn(&mut fresh, start[i], true),
+            ));
+        }
+    }
+    run_steps(&mut changed, 1, |_| {});
+    run_steps(&mut fresh, 1, |_| {});
+    let force = |app: &App, e: Entity| app.world().get::<SteeringForce>(e).unwrap().0;
+    for (e, twin) in pairs {
+        let (a, b) = (force(&changed, e), force(&fresh, twin));
+        // The same sums, perhaps added in another order.
+        assert!(
+            (a - b).length() <= 1e-3 * (1.0 + b.length()),
+            "change {change}: {a} vs {b}"
+        );
+    }
+}
+
 /// A world smaller than three cells across: the grid sums each neighbor
 /// the short way round instead of in blocks, and counts each once.
 #[test]

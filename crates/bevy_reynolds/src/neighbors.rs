@@ -750,13 +750,75 @@ pub(crate) fn grid_wanted(
 pub(crate) fn rebuild_grid(
     settings: Res<SteeringSettings>,
     mut grid: ResMut<NeighborGrid>,
+    mut tags: Local<TagsByEntity>,
     agents: Query<
         (
             Entity,
             &Position,
             &Velocity,
-            &SteeringParams,
-            Option<&Flocking>,
+            Ref<SteeringParams>,
+            Option<Ref<Flocking>>,
+        ),
+        With<SteeringAgent>,
+    >,
+) {
+    let grid = &mut *grid;
+    // Each agent's tag and radius as they were: reading its
+    // `SteeringParams` and `Flocking` (over a hundred bytes) every step was
+    // a quarter of the rebuild, and they seldom change. Any change, or a
+    // new agent (whose parameters are new), and they are read again, all
+    // of them.
+    let mut stale = false;
+    grid.fill(agents.iter().map(|(e, p, v, params, flocking)| {
+        let (tag, radius) = tags
+            .0
+            .get(e.index_u32() as usize)
+            .copied()
+            .unwrap_or_default();
+        stale |= params.is_changed()
+            || flocking
+                .as_ref()
+                .map_or(tag != NO_TAG, |f| f.is_changed() || tag == NO_TAG);
+        ((e, p.0, v.0, radius), tag)
+    }));
+    if stale {
+        tag_again(grid, &mut tags, &agents);
+    }
+    let kept = settings
+        .neighbor_grid
+        .map_or(0.0, |cell| if cell.is_finite() { cell } else { 1.0 });
+    let reach = grid
+        .flock_kinds
+        .iter()
+        .map(|k| k.params.reach_with_bodies(k.radius, k.radius))
+        .fold(kept.max(0.0), f32::max);
+    if reach > 0.0 {
+        grid.sort(reach, settings.wrap);
+    } else {
+        grid.fill(std::iter::empty());
+        grid.sort(1.0, settings.wrap);
+    }
+}
+
+/// Each agent's tag in the grid (which of [`NeighborGrid`]'s flock kinds it
+/// flocks by, or [`NO_TAG`]) and body radius, by entity index, as they were
+/// when last read from its components.
+#[derive(Default)]
+pub(crate) struct TagsByEntity(Vec<(u32, f32)>);
+
+/// Reads every agent's flock kind and radius from its components: the
+/// grid's kinds found again, the tags by entity rewritten, and the grid
+/// filled with them.
+fn tag_again(
+    grid: &mut NeighborGrid,
+    tags: &mut TagsByEntity,
+    agents: &Query<
+        (
+            Entity,
+            &Position,
+            &Velocity,
+            Ref<SteeringParams>,
+            Option<Ref<Flocking>>,
         ),
         With<SteeringAgent>,
     >,
@@ -764,9 +826,9 @@ pub(crate) fn rebuild_grid(
     // Each flocker is tagged with how it flocks, so the flocking pass reads
     // it beside the agent's place, in the grid's order, instead of looking
     // the agent up; and the grid's cells fit the longest reach of any kind.
-    let grid = &mut *grid;
     let mut kinds = std::mem::take(&mut grid.flock_kinds);
     kinds.clear();
+    let tags = &mut tags.0;
     grid.fill(agents.iter().map(|(e, p, v, params, flocking)| {
         let tag = flocking.map_or(NO_TAG, |f| {
             let kind = FlockKind {
@@ -782,21 +844,13 @@ pub(crate) fn rebuild_grid(
             }
             (kinds.len() - 1) as u32
         });
+        let index = e.index_u32() as usize;
+        if index >= tags.len() {
+            tags.resize(index + 1, (NO_TAG, 0.0));
+        }
+        tags[index] = (tag, params.radius);
         ((e, p.0, v.0, params.radius), tag)
     }));
-    let kept = settings
-        .neighbor_grid
-        .map_or(0.0, |cell| if cell.is_finite() { cell } else { 1.0 });
-    let reach = kinds
-        .iter()
-        .map(|k| k.params.reach_with_bodies(k.radius, k.radius))
-        .fold(kept.max(0.0), f32::max);
-    if reach > 0.0 {
-        grid.sort(reach, settings.wrap);
-    } else {
-        grid.fill(std::iter::empty());
-        grid.sort(1.0, settings.wrap);
-    }
     grid.flock_kinds = kinds;
 }
 
