@@ -179,13 +179,24 @@ pub struct NeighborGrid {
     /// Each cell's next free slot while sorting, one copy a group of
     /// columns.
     cursors: [Vec<u32>; 2],
-    scratch: Vec<GridEntry>,
+    /// The agents taken in by `fill`, before they are sorted.
+    taken: Taken,
     /// By slot: what [`NeighborGrid::fill`] was told of the agent
     /// there (for flocking, which of `flock_kinds` it flocks by).
     tags: Vec<u32>,
-    scratch_tags: Vec<u32>,
     /// How the flockers flock, by their tags (set by `rebuild_grid`).
     pub(crate) flock_kinds: Vec<FlockKind>,
+}
+
+/// The agents [`NeighborGrid::fill`] takes in, in the order given, column
+/// by column, so each pass of the sort reads only what it needs.
+#[derive(Debug, Clone, Default)]
+struct Taken {
+    entities: Vec<Entity>,
+    positions: Vec<Vec2>,
+    velocities: Vec<Vec2>,
+    radii: Vec<f32>,
+    tags: Vec<u32>,
 }
 
 /// The tag of an agent the grid was told nothing of.
@@ -249,30 +260,32 @@ impl NeighborGrid {
     /// [`NeighborGrid::rebuild`] in two halves, each agent with a tag kept
     /// beside it: the agents taken in (those at a finite place and speed).
     pub(crate) fn fill(&mut self, agents: impl IntoIterator<Item = (GridEntry, u32)>) {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let mut scratch_tags = std::mem::take(&mut self.scratch_tags);
-        scratch.clear();
-        scratch_tags.clear();
+        let taken = &mut self.taken;
+        taken.entities.clear();
+        taken.positions.clear();
+        taken.velocities.clear();
+        taken.radii.clear();
+        taken.tags.clear();
         let (mut largest, mut slots) = (0.0f32, 0);
         for ((e, p, v, r), tag) in agents {
             if p.is_finite() && v.is_finite() {
                 let r = model::sanitize_radius(r);
                 largest = largest.max(r);
                 slots = slots.max(e.index_u32() as usize + 1);
-                scratch.push((e, p, v, r));
-                scratch_tags.push(tag);
+                taken.entities.push(e);
+                taken.positions.push(p);
+                taken.velocities.push(v);
+                taken.radii.push(r);
+                taken.tags.push(tag);
             }
         }
         (self.largest_radius, self.slots_needed) = (largest, slots);
-        self.scratch = scratch;
-        self.scratch_tags = scratch_tags;
     }
 
     /// The second half of [`NeighborGrid::rebuild`]: the agents taken in
     /// sorted into cells.
     pub(crate) fn sort(&mut self, cell_size: f32, wrap: Option<Rect>) {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let scratch_tags = std::mem::take(&mut self.scratch_tags);
+        let mut taken = std::mem::take(&mut self.taken);
         let mut cell_size = if cell_size.is_finite() {
             cell_size.max(1.0)
         } else {
@@ -284,11 +297,11 @@ impl NeighborGrid {
         });
         let (origin, extent) = match wrap {
             Some(rect) => (rect.min, rect.size()),
-            None if scratch.is_empty() => (Vec2::ZERO, Vec2::ONE),
+            None if taken.positions.is_empty() => (Vec2::ZERO, Vec2::ONE),
             None => {
-                let (min, max) = scratch.iter().fold(
+                let (min, max) = taken.positions.iter().fold(
                     (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
-                    |(lo, hi), (_, p, _, _)| (lo.min(*p), hi.max(*p)),
+                    |(lo, hi), p| (lo.min(*p), hi.max(*p)),
                 );
                 // Agents at ±3e38 are 6e38 apart: more than an f32 holds.
                 (min, (max - min).clamp(Vec2::ONE, Vec2::splat(f32::MAX)))
@@ -333,7 +346,7 @@ impl NeighborGrid {
         // cell starts, then the columns written in cell order, a few columns
         // a thread.
         let cells = cols * rows;
-        let n = scratch.len();
+        let n = taken.positions.len();
         let pool = ComputeTaskPool::try_get()
             .filter(|pool| pool.thread_num() > 1 && n >= crate::passes::CHEAP.parallel_from);
         let mut cell_of = std::mem::take(&mut self.cell_of);
@@ -341,8 +354,8 @@ impl NeighborGrid {
         cell_of.resize(n, 0);
         {
             let grid = &*self;
-            let find = |cells: &mut [u32], entries: &mut [GridEntry]| {
-                for (cell, (_, p, _, _)) in cells.iter_mut().zip(entries) {
+            let find = |cells: &mut [u32], positions: &mut [Vec2]| {
+                for (cell, p) in cells.iter_mut().zip(positions) {
                     // In a wrapping world, every position inside the period,
                     // so a cell's copies round the edges are exactly one
                     // period apart. The wrap stage keeps agents inside:
@@ -360,13 +373,15 @@ impl NeighborGrid {
                 Some(pool) => {
                     let chunk = n.div_ceil(pool.thread_num());
                     pool.scope(|scope| {
-                        let chunks = cell_of.chunks_mut(chunk).zip(scratch.chunks_mut(chunk));
-                        for (cells, entries) in chunks {
-                            scope.spawn(async move { find(cells, entries) });
+                        let chunks = cell_of
+                            .chunks_mut(chunk)
+                            .zip(taken.positions.chunks_mut(chunk));
+                        for (cells, positions) in chunks {
+                            scope.spawn(async move { find(cells, positions) });
                         }
                     });
                 }
-                None => find(&mut cell_of, &mut scratch),
+                None => find(&mut cell_of, &mut taken.positions),
             }
         }
         self.cell_start.clear();
@@ -392,7 +407,7 @@ impl NeighborGrid {
         // Each group of columns walks the entries in order with its own
         // copy of the cells' next free slots.
         let cell_start = &self.cell_start[..cells];
-        let (cells_of, tags_in, entries) = (&cell_of[..], &scratch_tags, &scratch);
+        let (cells_of, taken_in) = (&cell_of[..], &taken);
         let Self {
             xs,
             ys,
@@ -407,21 +422,21 @@ impl NeighborGrid {
         } = self;
         let mut motions = move || {
             in_cell_order(c0, cell_start, cells_of, |slot, i| {
-                let (_, p, v, radius) = entries[i];
+                let (p, v) = (taken_in.positions[i], taken_in.velocities[i]);
                 xs[slot] = p.x;
                 ys[slot] = p.y;
                 vxs[slot] = v.x;
                 vys[slot] = v.y;
                 if let Some(r) = radii.get_mut(slot) {
-                    *r = radius;
+                    *r = taken_in.radii[i];
                 }
             })
         };
         let mut identities = move || {
             in_cell_order(c1, cell_start, cells_of, |slot, i| {
-                let entity = entries[i].0;
+                let entity = taken_in.entities[i];
                 entities[slot] = entity;
-                tags[slot] = tags_in[i];
+                tags[slot] = taken_in.tags[i];
                 slot_of[entity.index_u32() as usize] = slot as u32;
             })
         };
@@ -438,8 +453,7 @@ impl NeighborGrid {
             }
         }
         self.cell_of = cell_of;
-        self.scratch = scratch;
-        self.scratch_tags = scratch_tags;
+        self.taken = taken;
     }
 
     fn cell_coords(&self, p: Vec2) -> (i64, i64) {
@@ -518,9 +532,12 @@ impl NeighborGrid {
             bytes(&self.cell_of),
             bytes(&self.cursors[0]),
             bytes(&self.cursors[1]),
-            bytes(&self.scratch),
+            bytes(&self.taken.entities),
+            bytes(&self.taken.positions),
+            bytes(&self.taken.velocities),
+            bytes(&self.taken.radii),
+            bytes(&self.taken.tags),
             bytes(&self.tags),
-            bytes(&self.scratch_tags),
             bytes(&self.flock_kinds),
         ]
         .into_iter()
