@@ -1021,9 +1021,7 @@ fn flock_cells(
             }
             let (pos, vel) = (grid.position(slot), grid.velocity(slot));
             let view = FlockView::new(&kind.params, vel).with_body_radius(radius);
-            let mut batch = FlockBatch::new(&view);
-            batch.add_finite_block(neighborhood.block(), -pos);
-            let mut sums = batch.finish();
+            let mut sums = FlockSums::of_finite_block(&view, neighborhood.block(), -pos);
             let entity = grid.entities[slot];
             // Itself and another on its very spot.
             if sums.on_spot() > 1 {

@@ -184,6 +184,16 @@ pub struct NeighborBlock<'a> {
     pub radii: Option<&'a [f32]>,
 }
 
+impl NeighborBlock<'_> {
+    /// How many candidates: the shortest column's length.
+    fn len(&self) -> usize {
+        let n = (self.xs.len().min(self.ys.len()))
+            .min(self.vxs.len())
+            .min(self.vys.len());
+        self.radii.map_or(n, |radii| n.min(radii.len()))
+    }
+}
+
 /// How many candidates [`FlockBatch::add_block`] weighs side by side: one
 /// SSE, NEON or WebAssembly register of `f32`s.
 const LANES: usize = 4;
@@ -371,15 +381,7 @@ impl FlockBatch {
         shift: Vec2,
     ) {
         let radii = block.radii.unwrap_or(&[]);
-        let mut n = block
-            .xs
-            .len()
-            .min(block.ys.len())
-            .min(block.vxs.len())
-            .min(block.vys.len());
-        if RADII {
-            n = n.min(radii.len());
-        }
+        let n = block.len();
         // Without radii, every lane's radius is 0 (and never read).
         let radii = &radii[..if RADII { n } else { 0 }];
         #[cfg(target_arch = "x86_64")]
@@ -448,8 +450,9 @@ impl FlockBatch {
     pub fn finish(self) -> FlockSums {
         let [low, high] = self.halves;
         let total = |low: f32x4, high: f32x4| {
-            let lanes = low.to_array().into_iter().chain(high.to_array());
-            lanes.fold(0.0, |sum, x| sum + x)
+            let [a, b, c, d] = low.to_array();
+            let [e, f, g, h] = high.to_array();
+            total([a, b, c, d, e, f, g, h])
         };
         let total2 = |l: fn(&LaneSums) -> (f32x4, f32x4)| {
             let ((lx, ly), (hx, hy)) = (l(&low), l(&high));
@@ -528,6 +531,13 @@ impl LaneView {
     }
 }
 
+/// The eight lanes of a sum added up in order, from lane 0: the one order
+/// every machine adds them in.
+#[inline(always)]
+fn total(lanes: [f32; 8]) -> f32 {
+    lanes.into_iter().fold(0.0, |sum, x| sum + x)
+}
+
 /// Whether this CPU weighs eight candidates at a time: x86-64 with AVX2
 /// (asked once; the answer is cached). `REYNOLDS_FOUR_LANES=1` in the
 /// environment says no, to compare (the sums are the same either way).
@@ -591,6 +601,33 @@ impl FlockSums {
         let mut batch = FlockBatch::new(view);
         batch.add_block(block, shift);
         self.merge(batch.finish());
+    }
+
+    /// The sums of one block of candidates whose velocities are all finite,
+    /// each at offset `position + shift` from the agent: what a new
+    /// [`FlockBatch`] given the block ([`FlockBatch::add_finite_block`])
+    /// and finished makes, to the bit, but on eight lanes it keeps the sums
+    /// in registers from the first candidate to the total. A neighbor
+    /// grid's cells call it once an agent.
+    #[inline]
+    pub fn of_finite_block(view: &FlockView, block: NeighborBlock, shift: Vec2) -> FlockSums {
+        #[cfg(target_arch = "x86_64")]
+        if has_eight_lanes() {
+            let n = block.len();
+            let columns = [block.xs, block.ys, block.vxs, block.vys].map(|c| &c[..n]);
+            // SAFETY: `has_eight_lanes` is only true on a CPU with AVX2.
+            return unsafe {
+                match block.radii {
+                    Some(radii) => {
+                        eight_lanes::sums_of_block::<false, true>(view, columns, &radii[..n], shift)
+                    }
+                    None => eight_lanes::sums_of_block::<false, false>(view, columns, &[], shift),
+                }
+            };
+        }
+        let mut batch = FlockBatch::new(view);
+        batch.add_finite_block(block, shift);
+        batch.finish()
     }
 
     /// Adds the sums of another pass (over other neighbors) to these.
@@ -944,6 +981,17 @@ mod tests {
                     sums(true),
                     sums(false),
                     "{len} candidates, variant {variant}"
+                );
+                // One block, its sums kept in registers, against four lanes
+                // through memory.
+                let shift = Vec2::new(0.5, -0.25);
+                let mut four = FlockBatch::new(&view);
+                four.eight_lanes = false;
+                four.add_finite_block(block, shift);
+                assert_eq!(
+                    format!("{:?}", FlockSums::of_finite_block(&view, block, shift)),
+                    format!("{:?}", four.finish()),
+                    "one block of {len} candidates, variant {variant}"
                 );
                 compared += 1;
             }
