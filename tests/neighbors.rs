@@ -212,7 +212,7 @@ fn separated_arrivers_huddle_instead_of_piling_up() {
     );
 }
 
-/// The plugin sums most flockers cell by cell, four candidates at a time,
+/// The plugin sums most flockers cell by cell, eight candidates at a time,
 /// each by how its own kind flocks; one that caps its neighbors is summed
 /// one by one. With a cap no agent reaches, both ways see the same
 /// neighbors and must steer the same.

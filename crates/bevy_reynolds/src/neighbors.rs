@@ -7,9 +7,11 @@
 //!
 //! Flocking runs cell by cell: the agents of a cell and its eight
 //! neighbors are copied into one short block, and every flocker of the cell
-//! weighs that block four candidates at a time ([`FlockBatch`]); cells run
-//! in parallel, and each agent's sums are its own, so the result does not
-//! depend on the thread count.
+//! weighs that block eight candidates at a time
+//! ([`FlockSums::of_finite_block`]); cells run in parallel, and each agent's
+//! sums are its own, so the result does not depend on the thread count.
+//! The forces wait, by entity, for the first pass over the agents to add
+//! them ([`FlockForces`]).
 
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
@@ -20,7 +22,7 @@ use reynolds::{
     self as model, FlockBatch, FlockParams, FlockSums, FlockView, Neighbor, NeighborBlock,
 };
 
-use crate::components::{Position, SteeringAccumulator, SteeringAgent, Velocity};
+use crate::components::{Position, SteeringAgent, Velocity};
 use crate::params::{Priority, SteeringParams};
 use crate::settings::SteeringSettings;
 
@@ -160,7 +162,7 @@ pub struct NeighborGrid {
     cell_start: Vec<u32>,
     entities: Vec<Entity>,
     // Positions and velocities, x and y apart: the layout the flocking
-    // kernel reads four at a time.
+    // kernel reads eight at a time.
     xs: Vec<f32>,
     ys: Vec<f32>,
     vxs: Vec<f32>,
@@ -186,6 +188,10 @@ pub struct NeighborGrid {
     tags: Vec<u32>,
     /// How the flockers flock, by their tags (set by `rebuild_grid`).
     pub(crate) flock_kinds: Vec<FlockKind>,
+    /// Which rebuild this is, counted from 1 (wrapping round, never 0), so
+    /// what was found over this grid is told from what was found over an
+    /// earlier one ([`FlockForces`]).
+    stamp: u32,
 }
 
 /// The agents [`NeighborGrid::fill`] takes in, in the order given, column
@@ -210,9 +216,11 @@ pub(crate) struct FlockKind {
     max_speed: f32,
     response_time: f32,
     radius: f32,
-    /// Whether it may flock cell by cell: it weighs every neighbor in reach
-    /// (no `max_neighbors`).
-    by_cells: bool,
+    /// At most this many neighbors, the nearest; `None` (all in reach) lets
+    /// it flock cell by cell.
+    max_neighbors: Option<usize>,
+    /// The group its force goes into.
+    priority: Priority,
 }
 
 /// What the grid keeps of an agent: its entity, position, velocity and body
@@ -285,6 +293,10 @@ impl NeighborGrid {
     /// The second half of [`NeighborGrid::rebuild`]: the agents taken in
     /// sorted into cells.
     pub(crate) fn sort(&mut self, cell_size: f32, wrap: Option<Rect>) {
+        self.stamp = self.stamp.wrapping_add(1) & STAMP_MASK;
+        if self.stamp == 0 {
+            self.stamp = 1;
+        }
         let mut taken = std::mem::take(&mut self.taken);
         let mut cell_size = if cell_size.is_finite() {
             cell_size.max(1.0)
@@ -559,6 +571,11 @@ impl NeighborGrid {
         self.radii.get(index).copied().unwrap_or(0.0)
     }
 
+    /// This rebuild's stamp, which [`FlockForces`] are read by.
+    pub(crate) fn stamp(&self) -> u32 {
+        self.stamp
+    }
+
     /// The largest body radius of any agent in the grid.
     pub fn largest_radius(&self) -> f32 {
         self.largest_radius
@@ -687,7 +704,7 @@ impl NeighborGrid {
 
     /// The flocking sums of an agent at `p` that sees as `view`, over every
     /// agent within `reach` of it but itself (and any on its very spot):
-    /// a [`FlockBatch`] over the runs of cells around `p`, four candidates
+    /// a [`FlockBatch`] over the runs of cells around `p`, eight candidates
     /// at a time.
     ///
     /// ```
@@ -853,7 +870,8 @@ fn tag_again(
                 max_speed: params.max_speed,
                 response_time: params.response_time,
                 radius: params.radius,
-                by_cells: f.max_neighbors.is_none(),
+                max_neighbors: f.max_neighbors,
+                priority: f.priority,
             };
             // Agents side by side in the query's order are mostly alike.
             if kinds.last() != Some(&kind) {
@@ -871,74 +889,73 @@ fn tag_again(
     grid.flock_kinds = kinds;
 }
 
-/// Flocking's working memory, kept from step to step so that, once warm, a
-/// step allocates nothing of its own.
-#[derive(Default)]
-pub(crate) struct FlockScratch {
-    /// The forces the cell pass found, by entity.
-    forces: ForcesByEntity,
-    /// One gathered neighborhood a task.
-    neighborhoods: Vec<Neighborhood>,
-}
+/// The flocking force each flocker was given this step, by entity index:
+/// written by [`flock`] cell by cell from several threads, read by
+/// [`behave`](crate::systems::behave) as it starts each agent's accumulator
+/// (in the ECS's order, which follows entity indices closely, so these
+/// reads are mostly in order). Each is stamped with the grid it was found
+/// over ([`NeighborGrid`]'s rebuild count), so a force from an earlier step
+/// is never read as this one's and nothing needs forgetting. Atomics with
+/// relaxed ordering: plain loads and stores, made safe to share; the scope
+/// that runs the cell pass orders the writes before the reads.
+#[derive(Resource, Default)]
+pub(crate) struct FlockForces(Vec<[AtomicU64; 2]>);
 
-/// Flocking forces by entity index, written by the cell pass (in the
-/// grid's order, from several threads) and read by the pass over the
-/// agents (in the ECS's order, which follows entity indices closely, so
-/// these reads are mostly in order). Atomics with relaxed ordering: plain
-/// loads and stores, made safe to share; the scope that runs the cell pass
-/// orders the writes before the reads.
-#[derive(Default)]
-struct ForcesByEntity(Vec<[AtomicU64; 2]>);
+/// The bits of [`NeighborGrid`]'s stamp: 30, so a stamp and a priority
+/// group fit beside an entity's generation in one word.
+const STAMP_MASK: u32 = (1 << 30) - 1;
 
-impl ForcesByEntity {
+impl FlockForces {
     /// Makes room for entity indices below `len`, with no force.
     fn grow(&mut self, len: usize) {
         if self.0.len() < len {
-            let none = || {
-                [
-                    AtomicU64::new(Entity::PLACEHOLDER.to_bits()),
-                    AtomicU64::new(0),
-                ]
-            };
-            self.0.resize_with(len, none);
+            self.0
+                .resize_with(len, || [AtomicU64::new(0), AtomicU64::new(0)]);
         }
     }
 
-    /// Forgets every force, knowing that only `entities` have one: one by
-    /// one when they are few among the indices, else all in order.
-    fn forget(&mut self, entities: &[Entity]) {
-        let none = Entity::PLACEHOLDER.to_bits();
-        if entities.len() * 4 < self.0.len() {
-            for entity in entities {
-                if let Some([e, _]) = self.0.get(entity.index_u32() as usize) {
-                    e.store(none, Ordering::Relaxed);
-                }
-            }
-        } else {
-            for [e, _] in &self.0 {
-                e.store(none, Ordering::Relaxed);
-            }
-        }
+    /// `entity`'s generation, `stamp` and `group`, in one word (an entity's
+    /// index is where the word is kept).
+    fn key(entity: Entity, stamp: u32, group: usize) -> u64 {
+        (entity.to_bits() & !u64::from(u32::MAX)) | u64::from(stamp << 2) | group as u64
     }
 
-    fn set(&self, entity: Entity, force: Vec2) {
-        if let Some([e, f]) = self.0.get(entity.index_u32() as usize) {
+    fn set(&self, entity: Entity, stamp: u32, priority: Priority, force: Vec2) {
+        if let Some([key, f]) = self.0.get(entity.index_u32() as usize) {
             let bits = (u64::from(force.y.to_bits()) << 32) | u64::from(force.x.to_bits());
             f.store(bits, Ordering::Relaxed);
-            e.store(entity.to_bits(), Ordering::Relaxed);
+            key.store(
+                Self::key(entity, stamp, priority.group()),
+                Ordering::Relaxed,
+            );
         }
     }
 
-    fn get(&self, entity: Entity) -> Option<Vec2> {
-        let [e, f] = self.0.get(entity.index_u32() as usize)?;
-        (e.load(Ordering::Relaxed) == entity.to_bits()).then(|| {
+    /// The priority group and force `entity` was given over the grid of
+    /// `stamp`, if it was.
+    #[inline]
+    pub(crate) fn get(&self, entity: Entity, stamp: u32) -> Option<(usize, Vec2)> {
+        let [key, f] = self.0.get(entity.index_u32() as usize)?;
+        let key = key.load(Ordering::Relaxed);
+        (key >> 2 == Self::key(entity, stamp, 0) >> 2).then(|| {
             let bits = f.load(Ordering::Relaxed);
-            Vec2::new(
+            let force = Vec2::new(
                 f32::from_bits(bits as u32),
                 f32::from_bits((bits >> 32) as u32),
-            )
+            );
+            ((key & 3) as usize, force)
         })
     }
+}
+
+/// One task's working memory in the flocking pass, kept from step to step
+/// so that, once warm, a step allocates nothing of its own.
+#[derive(Default)]
+pub(crate) struct CellScratch {
+    /// The cell's neighborhood, gathered once for its agents.
+    neighborhood: Neighborhood,
+    /// The neighbors of an agent that caps them, nearest first.
+    near: Vec<Neighbor>,
 }
 
 /// The agents of a cell and the cells round it, copied side by side and
@@ -991,64 +1008,70 @@ impl Neighborhood {
     }
 }
 
-/// The flocking force of every flocker in `cells` that flocks cell by
-/// cell, each cell's neighborhood gathered once for all its agents.
+/// The flocking force of every flocker in `cells`. Those that weigh every
+/// neighbor within the next cell read their cell's neighborhood, gathered
+/// once for all of them (when `by_cells`: the world is at least three cells
+/// across); the rest are summed one by one through the grid.
 fn flock_cells(
     grid: &NeighborGrid,
     cells: Range<usize>,
-    forces: &ForcesByEntity,
-    neighborhood: &mut Neighborhood,
+    by_cells: bool,
+    forces: &FlockForces,
+    scratch: &mut CellScratch,
 ) {
     for cell in cells {
         let slots = grid.cell_start[cell] as usize..grid.cell_start[cell + 1] as usize;
-        if grid.tags[slots.clone()].iter().all(|t| *t == NO_TAG) {
-            continue;
-        }
-        neighborhood.gather(grid, cell);
+        let mut gathered = false;
         for slot in slots {
             let Some(kind) = grid.flock_kinds.get(grid.tags[slot] as usize) else {
                 continue;
             };
-            if !kind.by_cells {
-                continue;
-            }
             let radius = grid.radius(slot);
-            // Neighbors further than the next cell are left to the pass
-            // one by one. (Not `rings`, whose `ceil` is a call.)
+            // (Not `rings`, whose `ceil` is a call.)
             let reach = kind.params.reach_with_bodies(radius, grid.largest_radius);
-            if !(reach <= grid.cell.x && reach <= grid.cell.y) {
-                continue;
-            }
             let (pos, vel) = (grid.position(slot), grid.velocity(slot));
             let view = FlockView::new(&kind.params, vel).with_body_radius(radius);
-            let mut sums = FlockSums::of_finite_block(&view, neighborhood.block(), -pos);
+            let in_next_cell = reach <= grid.cell.x && reach <= grid.cell.y;
+            let mut sums = if by_cells && kind.max_neighbors.is_none() && in_next_cell {
+                if !gathered {
+                    scratch.neighborhood.gather(grid, cell);
+                    gathered = true;
+                }
+                FlockSums::of_finite_block(&view, scratch.neighborhood.block(), -pos)
+            } else {
+                flock_sums_one_by_one(
+                    grid,
+                    pos,
+                    &view,
+                    reach,
+                    kind.max_neighbors,
+                    &mut scratch.near,
+                )
+            };
             let entity = grid.entities[slot];
             // Itself and another on its very spot.
             if sums.on_spot() > 1 {
                 break_ties(grid, entity, pos, &mut sums);
             }
             let force = sums.steering(vel, &kind.params, kind.max_speed, kind.response_time);
-            forces.set(entity, force);
+            forces.set(entity, grid.stamp, kind.priority, force);
         }
     }
 }
 
-/// The sums of one flocker straight from the grid, for those the cell pass
-/// leaves out: with `max_neighbors`, the nearest that many (sorted in
-/// `near`, reused from agent to agent).
+/// The sums of one flocker at `pos`, seeing as `view`, straight from the
+/// grid out to `reach`: with `max_neighbors`, the nearest that many (sorted
+/// in `near`, reused from agent to agent).
 fn flock_sums_one_by_one(
     grid: &NeighborGrid,
     pos: Vec2,
-    vel: Vec2,
-    radius: f32,
-    flocking: &Flocking,
+    view: &FlockView,
+    reach: f32,
+    max_neighbors: Option<usize>,
     near: &mut Vec<Neighbor>,
 ) -> FlockSums {
-    let params = flocking.params();
-    let view = FlockView::new(&params, vel).with_body_radius(radius);
-    let reach = params.reach_with_bodies(radius, grid.largest_radius);
-    let Some(limit) = flocking.max_neighbors else {
-        return grid.flock_sums(pos, reach, &view);
+    let Some(limit) = max_neighbors else {
+        return grid.flock_sums(pos, reach, view);
     };
     near.clear();
     grid.for_each_within(pos, reach, |i, offset, vel| {
@@ -1071,7 +1094,7 @@ fn flock_sums_one_by_one(
     // but their count: they do not use up a place.
     let on_spot = near.iter().take_while(|n| n.offset == Vec2::ZERO);
     for n in on_spot.chain(near.iter().filter(|n| n.offset != Vec2::ZERO).take(limit)) {
-        sums.add(*n, &view);
+        sums.add(*n, view);
     }
     sums
 }
@@ -1094,91 +1117,67 @@ fn break_ties(grid: &NeighborGrid, entity: Entity, pos: Vec2, sums: &mut FlockSu
     }
 }
 
-/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
-/// each flocking agent adds the three rules' steering over its neighbors, in
-/// one pass, to its accumulator.
+/// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors),
+/// its first system: every flocker's steering by the three rules over its
+/// neighbors, into [`FlockForces`], which
+/// [`behave`](crate::systems::behave) adds to each one's accumulator.
 ///
 /// The neighbors are summed cell by cell of the grid, in parallel: each
 /// cell's neighborhood is gathered into one block once, and every flocker
-/// in the cell weighs the block four candidates at a time. Agents that
+/// in the cell weighs the block eight candidates at a time. Agents that
 /// cap their neighbors, reach past the next cell, or live in a world too
-/// small for that, are summed one by one through the grid instead.
+/// small for that, are summed one by one through the grid instead. Each
+/// agent's sums are its own, so the forces do not depend on the thread
+/// count.
 pub(crate) fn flock(
     grid: Res<NeighborGrid>,
-    mut scratch: Local<FlockScratch>,
-    mut agents: Query<(
-        Entity,
-        &Position,
-        &Velocity,
-        &Flocking,
-        &SteeringParams,
-        &mut SteeringAccumulator,
-    )>,
+    mut forces: ResMut<FlockForces>,
+    mut scratch: Local<Vec<CellScratch>>,
 ) {
     let grid = &*grid;
-    let FlockScratch {
-        forces,
-        neighborhoods,
-    } = &mut *scratch;
-    forces.grow(grid.slot_of.len());
-    if !grid.flock_kinds.is_empty() && !grid.covers_an_axis((1, 1)) {
-        let cells = grid.cols * grid.rows;
-        let pool = ComputeTaskPool::get();
-        // A few tasks a thread, so a crowded stretch of cells does not keep
-        // one thread busy while the others wait.
-        let tasks = if pool.thread_num() <= 1 || grid.len() < crate::passes::CHEAP.parallel_from {
-            1
-        } else {
-            (pool.thread_num() * 4).min(cells)
-        };
-        neighborhoods.resize_with(tasks.max(neighborhoods.len()), Neighborhood::default);
-        let forces = &*forces;
-        let run = |task: usize, neighborhood: &mut Neighborhood| {
-            let cells = task * cells / tasks..(task + 1) * cells / tasks;
-            flock_cells(grid, cells, forces, neighborhood);
-        };
-        if tasks == 1 {
-            run(0, &mut neighborhoods[0]);
-        } else {
-            pool.scope(|scope| {
-                for (task, neighborhood) in neighborhoods.iter_mut().take(tasks).enumerate() {
-                    let run = &run;
-                    scope.spawn(async move { run(task, neighborhood) });
-                }
-            });
-        }
+    if grid.flock_kinds.is_empty() {
+        return;
     }
+    forces.grow(grid.slot_of.len());
+    let cells = grid.cols * grid.rows;
+    let pool = ComputeTaskPool::get();
+    // A few tasks a thread, so a crowded stretch of cells does not keep one
+    // thread busy while the others wait.
+    let tasks = if pool.thread_num() <= 1 || grid.len() < crate::passes::CHEAP.parallel_from {
+        1
+    } else {
+        (pool.thread_num() * 4).min(cells)
+    };
+    let scratch = &mut *scratch;
+    scratch.resize_with(tasks.max(scratch.len()), CellScratch::default);
+    // In a world less than three cells across, a cell's neighborhood would
+    // hold some agents twice.
+    let by_cells = !grid.covers_an_axis((1, 1));
     let forces = &*forces;
-    crate::passes::for_each_init(
-        crate::passes::CHEAP,
-        &mut agents,
-        Vec::new,
-        |near: &mut Vec<Neighbor>, (entity, pos, vel, flocking, agent, mut steering)| {
-            let force = forces.get(entity).unwrap_or_else(|| {
-                let mut sums =
-                    flock_sums_one_by_one(grid, pos.0, vel.0, agent.radius, flocking, near);
-                // Itself and another on its very spot.
-                if sums.on_spot() > 1 {
-                    break_ties(grid, entity, pos.0, &mut sums);
-                }
-                let params = flocking.params();
-                sums.steering(vel.0, &params, agent.max_speed, agent.response_time)
-            });
-            steering.add_force(flocking.priority, force);
-        },
-    );
-    // Only the grid's agents were given a force.
-    scratch.forces.forget(&grid.entities);
+    let run = |task: usize, scratch: &mut CellScratch| {
+        let cells = task * cells / tasks..(task + 1) * cells / tasks;
+        flock_cells(grid, cells, by_cells, forces, scratch);
+    };
+    if tasks == 1 {
+        run(0, &mut scratch[0]);
+    } else {
+        pool.scope(|scope| {
+            for (task, scratch) in scratch.iter_mut().take(tasks).enumerate() {
+                let run = &run;
+                scope.spawn(async move { run(task, scratch) });
+            }
+        });
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A force set for an entity is read back for it alone, and forgotten
-    /// both ways `forget` has (one by one, and all in order).
+    /// A force set for an entity is read back for it alone, with its
+    /// group, and only over the grid it was found over.
     #[test]
-    fn forces_by_entity_are_read_back_and_forgotten() {
+    fn flock_forces_are_read_back_for_their_entity_and_grid_alone() {
         let mut world = World::new();
         let few: Vec<Entity> = (0..3).map(|_| world.spawn_empty().id()).collect();
         let other = world.spawn_empty().id();
@@ -1187,19 +1186,24 @@ mod tests {
             .map(|e| e.index_u32() as usize)
             .max()
             .unwrap_or(0);
-        let mut forces = ForcesByEntity::default();
-        for room in [last + 1, 100 * (last + 1)] {
+        let mut forces = FlockForces::default();
+        let priorities = [Priority::Critical, Priority::Low, Priority::Normal];
+        for (stamp, room) in [(1, last + 1), (STAMP_MASK, 100 * (last + 1))] {
             forces.grow(room);
-            for (i, e) in few.iter().enumerate() {
-                forces.set(*e, Vec2::new(i as f32, -1.5));
+            for ((i, e), priority) in few.iter().enumerate().zip(priorities) {
+                forces.set(*e, stamp, priority, Vec2::new(i as f32, -1.5));
             }
-            for (i, e) in few.iter().enumerate() {
-                assert_eq!(forces.get(*e), Some(Vec2::new(i as f32, -1.5)));
+            for ((i, e), priority) in few.iter().enumerate().zip(priorities) {
+                let found = Some((priority.group(), Vec2::new(i as f32, -1.5)));
+                assert_eq!(forces.get(*e, stamp), found);
+                assert_eq!(forces.get(*e, stamp - 1), None, "{stamp}");
             }
-            assert_eq!(forces.get(other), None);
-            forces.forget(&few);
-            assert!(few.iter().all(|e| forces.get(*e).is_none()), "{room}");
+            assert_eq!(forces.get(other, stamp), None);
         }
+        // The same index, the next generation.
+        let again = Entity::from_bits(few[0].to_bits() + (1 << 32));
+        assert_eq!(again.index(), few[0].index());
+        assert_eq!(forces.get(again, STAMP_MASK), None);
     }
 
     /// Agents at the far ends of what an `f32` holds, and queries further

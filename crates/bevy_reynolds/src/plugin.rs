@@ -279,6 +279,7 @@ impl Plugin for SteeringPlugin {
             .insert_resource(SteeringLengthUnit(self.length_unit))
             .init_resource::<TrailClock>()
             .init_resource::<crate::neighbors::NeighborGrid>()
+            .init_resource::<crate::neighbors::FlockForces>()
             .init_resource::<crate::level::ObstacleIndex>()
             .insert_resource(SteeringSeed::new(self.seed))
             .insert_resource(InterpolateTransforms(self.schedule_is_fixed()));
@@ -318,11 +319,11 @@ impl Plugin for SteeringPlugin {
                     .in_set(SteeringSystems::Prepare),
                 // Chained, so the forces add up in one order every run.
                 (
+                    crate::neighbors::flock
+                        .run_if(any_with_component::<crate::neighbors::Flocking>),
                     systems::behave,
                     crate::level::follow_paths
                         .run_if(any_with_component::<crate::level::FollowPath>),
-                    crate::neighbors::flock
-                        .run_if(any_with_component::<crate::neighbors::Flocking>),
                     crate::level::avoid_obstacles.run_if(crate::level::anything_to_avoid),
                 )
                     .chain()

@@ -7,6 +7,7 @@ use reynolds as model;
 
 use crate::components::*;
 use crate::ground::{GroundPlane, Writeback};
+use crate::neighbors::{FlockForces, NeighborGrid};
 use crate::params::{SteeringOverride, SteeringParams};
 use crate::settings::SteeringSettings;
 
@@ -162,12 +163,15 @@ fn desired_velocity(
 }
 
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors),
-/// its first system: each agent's accumulator starts the step empty, and
-/// each part of its [`Behavior`] chooses a desired velocity and adds its
-/// weighted steering toward it.
+/// right after [`flock`](crate::neighbors::flock): each agent's accumulator
+/// starts the step with its flocking force, if it flocks, and each part of
+/// its [`Behavior`] chooses a desired velocity and adds its weighted
+/// steering toward it.
 pub(crate) fn behave(
     time: Res<Time>,
     ground: Res<GroundPlane>,
+    grid: Res<NeighborGrid>,
+    flock_forces: Res<FlockForces>,
     targets: Query<TargetData>,
     mut agents: Query<
         (
@@ -184,6 +188,7 @@ pub(crate) fn behave(
     >,
 ) {
     let dt = time.delta_secs();
+    let stamp = grid.stamp();
     let targets = Targets {
         query: &targets,
         ground: *ground,
@@ -205,6 +210,11 @@ pub(crate) fn behave(
             // step.
             let groups = &mut steering.0;
             *groups = default();
+            // Found over this step's grid, so the flocking pass need not
+            // visit every flocker again to add it.
+            if let Some((group, force)) = flock_forces.get(entity, stamp) {
+                groups.add(group, force);
+            }
             let Some(behavior) = behavior else {
                 return;
             };

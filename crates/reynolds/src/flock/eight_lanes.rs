@@ -13,6 +13,7 @@ use wide::f32x4;
 use super::{FlockBatch, FlockSums, FlockView, LaneSums, LaneView, total};
 
 /// Eight lanes of running sums: a [`LaneSums`] half in each 128-bit half.
+#[derive(Clone, Copy)]
 struct Sums {
     push_x: __m256,
     push_y: __m256,
@@ -23,6 +24,130 @@ struct Sums {
     offset_y: __m256,
     neighbors: __m256,
     on_spot: __m256,
+}
+
+/// Eight candidates into `$sums` (a [`Sums`]), seen as `$view` (a
+/// [`View`]): x, y, velocity x and y, radius, each `&[f32; 8]`. A macro,
+/// not a function, so it is always inlined: a `#[target_feature]` function
+/// may not be `#[inline(always)]`, and when one was left out of line the
+/// sums went through memory every eight candidates (the kernel a quarter
+/// slower).
+macro_rules! add_eight {
+    ($view:expr, $sums:expr, [$x:expr, $y:expr, $vx:expr, $vy:expr, $radius:expr],
+     $shift:expr, $check_velocities:expr, $radii:expr) => {{
+        let (x, y, vx, vy, radius, shift): (
+            &[f32; 8],
+            &[f32; 8],
+            &[f32; 8],
+            &[f32; 8],
+            &[f32; 8],
+            Vec2,
+        ) = ($x, $y, $vx, $vy, $radius, $shift);
+        let zero = _mm256_setzero_ps();
+        let one = _mm256_set1_ps(1.0);
+        let dx = _mm256_add_ps(load(x), _mm256_set1_ps(shift.x));
+        let dy = _mm256_add_ps(load(y), _mm256_set1_ps(shift.y));
+        let (vx, vy) = (load(vx), load(vy));
+        let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+        let mut seen = _mm256_cmp_ps::<_CMP_GT_OQ>(d2, zero);
+        if $view.has_view_cone {
+            let d = _mm256_sqrt_ps(d2);
+            let ahead = _mm256_add_ps(
+                _mm256_mul_ps(dx, $view.heading_x),
+                _mm256_mul_ps(dy, $view.heading_y),
+            );
+            let in_view = _mm256_cmp_ps::<_CMP_GE_OQ>(ahead, _mm256_mul_ps(d, $view.min_cos));
+            seen = _mm256_and_ps(seen, in_view);
+        }
+        let counts = _mm256_and_ps(seen, _mm256_cmp_ps::<_CMP_LT_OQ>(d2, $view.neighbor2));
+        let vel_ok = if $check_velocities {
+            let finite = _mm256_add_ps(_mm256_mul_ps(vx, zero), _mm256_mul_ps(vy, zero));
+            _mm256_and_ps(counts, _mm256_cmp_ps::<_CMP_EQ_OQ>(finite, zero))
+        } else {
+            counts
+        };
+        $sums.vel_x = _mm256_add_ps($sums.vel_x, _mm256_and_ps(vx, vel_ok));
+        $sums.vel_y = _mm256_add_ps($sums.vel_y, _mm256_and_ps(vy, vel_ok));
+        $sums.offset_x = _mm256_add_ps($sums.offset_x, _mm256_and_ps(dx, counts));
+        $sums.offset_y = _mm256_add_ps($sums.offset_y, _mm256_and_ps(dy, counts));
+        $sums.neighbors = _mm256_add_ps($sums.neighbors, _mm256_and_ps(one, counts));
+        let (close, bodies) = if $radii {
+            let bodies = _mm256_add_ps($view.body_radius, load(radius));
+            let reach = _mm256_add_ps($view.separation, bodies);
+            let close = _mm256_cmp_ps::<_CMP_LT_OQ>(d2, _mm256_mul_ps(reach, reach));
+            (close, bodies)
+        } else {
+            let close = _mm256_cmp_ps::<_CMP_LT_OQ>(d2, $view.separation2);
+            (close, $view.body_radius)
+        };
+        if _mm256_movemask_ps(close) != 0 {
+            let on_spot = _mm256_and_ps(close, _mm256_cmp_ps::<_CMP_EQ_OQ>(d2, zero));
+            $sums.on_spot = _mm256_add_ps($sums.on_spot, _mm256_and_ps(one, on_spot));
+            let pushes = _mm256_and_ps(seen, close);
+            if _mm256_movemask_ps(pushes) != 0 {
+                let inverse_d = _mm256_div_ps(one, _mm256_sqrt_ps(d2));
+                // `push_strength`, operation for operation.
+                let inverse_separation = $view.inverse_separation;
+                let scale = _mm256_add_ps(one, _mm256_mul_ps(bodies, inverse_separation));
+                let k = _mm256_min_ps(
+                    _mm256_sub_ps(_mm256_mul_ps(scale, inverse_d), inverse_separation),
+                    inverse_d,
+                );
+                let (push_x, push_y) = (_mm256_mul_ps(dx, k), _mm256_mul_ps(dy, k));
+                $sums.push_x = _mm256_sub_ps($sums.push_x, _mm256_and_ps(push_x, pushes));
+                $sums.push_y = _mm256_sub_ps($sums.push_y, _mm256_and_ps(push_y, pushes));
+                $sums.pushers = _mm256_add_ps($sums.pushers, _mm256_and_ps(one, pushes));
+            }
+        }
+    }};
+}
+
+/// Every candidate of `columns` added to `$sums`, eight at a time, the
+/// last few padded; a macro for the same reason as `add_eight!`.
+macro_rules! add_all {
+    ($view:expr, $sums:expr, $columns:expr, $radii:expr, $shift:expr,
+     $check_velocities:expr, $with_radii:expr) => {{
+        let [xs, ys, vxs, vys]: [&[f32]; 4] = $columns;
+        let radii: &[f32] = $radii;
+        let (x_chunks, x_rest) = xs.as_chunks::<8>();
+        let (y_chunks, y_rest) = ys.as_chunks::<8>();
+        let (vx_chunks, vx_rest) = vxs.as_chunks::<8>();
+        let (vy_chunks, vy_rest) = vys.as_chunks::<8>();
+        let (r_chunks, r_rest) = radii.as_chunks::<8>();
+        let mut r_chunks = r_chunks.iter();
+        let chunks = x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks);
+        for (((x, y), vx), vy) in chunks {
+            let r = r_chunks.next().unwrap_or(&[0.0; 8]);
+            add_eight!(
+                $view,
+                $sums,
+                [x, y, vx, vy, r],
+                $shift,
+                $check_velocities,
+                $with_radii
+            );
+        }
+        if !x_rest.is_empty() {
+            // The last few, padded with candidates at NaN, never in reach.
+            let pad = |rest: &[f32], fill: f32| {
+                let mut lanes = [fill; 8];
+                for (lane, value) in lanes.iter_mut().zip(rest) {
+                    *lane = *value;
+                }
+                lanes
+            };
+            let (x, y) = (pad(x_rest, f32::NAN), pad(y_rest, f32::NAN));
+            let (vx, vy, r) = (pad(vx_rest, 0.0), pad(vy_rest, 0.0), pad(r_rest, 0.0));
+            add_eight!(
+                $view,
+                $sums,
+                [&x, &y, &vx, &vy, &r],
+                $shift,
+                $check_velocities,
+                $with_radii
+            );
+        }
+    }};
 }
 
 /// A view's numbers, each in all eight lanes.
@@ -102,13 +227,8 @@ impl FlockBatch {
             neighbors: join(|s| s.neighbors),
             on_spot: join(|s| s.on_spot),
         };
-        add_all::<CHECK_VELOCITIES, RADII>(
-            &View::of_lanes(&self.view),
-            &mut sums,
-            columns,
-            radii,
-            shift,
-        );
+        let view = View::of_lanes(&self.view);
+        add_all!(view, sums, columns, radii, shift, CHECK_VELOCITIES, RADII);
         let split = |v: __m256| -> [f32x4; 2] {
             [
                 _mm256_castps256_ps128(v).into(),
@@ -151,7 +271,8 @@ pub(super) fn sums_of_block<const CHECK_VELOCITIES: bool, const RADII: bool>(
         neighbors: zero,
         on_spot: zero,
     };
-    add_all::<CHECK_VELOCITIES, RADII>(&View::of(view), &mut sums, columns, radii, shift);
+    let view = View::of(view);
+    add_all!(view, sums, columns, radii, shift, CHECK_VELOCITIES, RADII);
     // Lanes 0 to 3 are the low half, as in `FlockBatch::finish`.
     let lanes = |v: __m256| {
         let [a, b, c, d] = f32x4::from(_mm256_castps256_ps128(v)).to_array();
@@ -165,111 +286,6 @@ pub(super) fn sums_of_block<const CHECK_VELOCITIES: bool, const RADII: bool>(
         offset: Vec2::new(lanes(sums.offset_x), lanes(sums.offset_y)),
         neighbors: lanes(sums.neighbors) as u32,
         on_spot: lanes(sums.on_spot) as u32,
-    }
-}
-
-/// Every candidate of `columns` into `sums`, eight at a time, the last few
-/// padded.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn add_all<const CHECK_VELOCITIES: bool, const RADII: bool>(
-    view: &View,
-    sums: &mut Sums,
-    columns: [&[f32]; 4],
-    radii: &[f32],
-    shift: Vec2,
-) {
-    let [xs, ys, vxs, vys] = columns;
-    let (x_chunks, x_rest) = xs.as_chunks::<8>();
-    let (y_chunks, y_rest) = ys.as_chunks::<8>();
-    let (vx_chunks, vx_rest) = vxs.as_chunks::<8>();
-    let (vy_chunks, vy_rest) = vys.as_chunks::<8>();
-    let (r_chunks, r_rest) = radii.as_chunks::<8>();
-    let mut r_chunks = r_chunks.iter();
-    let chunks = x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks);
-    for (((x, y), vx), vy) in chunks {
-        let r = r_chunks.next().unwrap_or(&[0.0; 8]);
-        add_eight::<CHECK_VELOCITIES, RADII>(view, sums, [x, y, vx, vy, r], shift);
-    }
-    if !x_rest.is_empty() {
-        // The last few, padded with candidates at NaN, never in reach.
-        let pad = |rest: &[f32], fill: f32| {
-            let mut lanes = [fill; 8];
-            for (lane, value) in lanes.iter_mut().zip(rest) {
-                *lane = *value;
-            }
-            lanes
-        };
-        let (x, y) = (pad(x_rest, f32::NAN), pad(y_rest, f32::NAN));
-        let (vx, vy, r) = (pad(vx_rest, 0.0), pad(vy_rest, 0.0), pad(r_rest, 0.0));
-        add_eight::<CHECK_VELOCITIES, RADII>(view, sums, [&x, &y, &vx, &vy, &r], shift);
-    }
-}
-
-/// Eight candidates: x, y, velocity x and y, radius.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn add_eight<const CHECK_VELOCITIES: bool, const RADII: bool>(
-    view: &View,
-    sums: &mut Sums,
-    [x, y, vx, vy, radius]: [&[f32; 8]; 5],
-    shift: Vec2,
-) {
-    let zero = _mm256_setzero_ps();
-    let one = _mm256_set1_ps(1.0);
-    let dx = _mm256_add_ps(load(x), _mm256_set1_ps(shift.x));
-    let dy = _mm256_add_ps(load(y), _mm256_set1_ps(shift.y));
-    let (vx, vy) = (load(vx), load(vy));
-    let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-    let mut seen = _mm256_cmp_ps::<_CMP_GT_OQ>(d2, zero);
-    if view.has_view_cone {
-        let d = _mm256_sqrt_ps(d2);
-        let ahead = _mm256_add_ps(
-            _mm256_mul_ps(dx, view.heading_x),
-            _mm256_mul_ps(dy, view.heading_y),
-        );
-        let in_view = _mm256_cmp_ps::<_CMP_GE_OQ>(ahead, _mm256_mul_ps(d, view.min_cos));
-        seen = _mm256_and_ps(seen, in_view);
-    }
-    let counts = _mm256_and_ps(seen, _mm256_cmp_ps::<_CMP_LT_OQ>(d2, view.neighbor2));
-    let vel_ok = if CHECK_VELOCITIES {
-        let finite = _mm256_add_ps(_mm256_mul_ps(vx, zero), _mm256_mul_ps(vy, zero));
-        _mm256_and_ps(counts, _mm256_cmp_ps::<_CMP_EQ_OQ>(finite, zero))
-    } else {
-        counts
-    };
-    sums.vel_x = _mm256_add_ps(sums.vel_x, _mm256_and_ps(vx, vel_ok));
-    sums.vel_y = _mm256_add_ps(sums.vel_y, _mm256_and_ps(vy, vel_ok));
-    sums.offset_x = _mm256_add_ps(sums.offset_x, _mm256_and_ps(dx, counts));
-    sums.offset_y = _mm256_add_ps(sums.offset_y, _mm256_and_ps(dy, counts));
-    sums.neighbors = _mm256_add_ps(sums.neighbors, _mm256_and_ps(one, counts));
-    let (close, bodies) = if RADII {
-        let bodies = _mm256_add_ps(view.body_radius, load(radius));
-        let reach = _mm256_add_ps(view.separation, bodies);
-        let close = _mm256_cmp_ps::<_CMP_LT_OQ>(d2, _mm256_mul_ps(reach, reach));
-        (close, bodies)
-    } else {
-        let close = _mm256_cmp_ps::<_CMP_LT_OQ>(d2, view.separation2);
-        (close, view.body_radius)
-    };
-    if _mm256_movemask_ps(close) != 0 {
-        let on_spot = _mm256_and_ps(close, _mm256_cmp_ps::<_CMP_EQ_OQ>(d2, zero));
-        sums.on_spot = _mm256_add_ps(sums.on_spot, _mm256_and_ps(one, on_spot));
-        let pushes = _mm256_and_ps(seen, close);
-        if _mm256_movemask_ps(pushes) != 0 {
-            let inverse_d = _mm256_div_ps(one, _mm256_sqrt_ps(d2));
-            // `push_strength`, operation for operation.
-            let inverse_separation = view.inverse_separation;
-            let scale = _mm256_add_ps(one, _mm256_mul_ps(bodies, inverse_separation));
-            let k = _mm256_min_ps(
-                _mm256_sub_ps(_mm256_mul_ps(scale, inverse_d), inverse_separation),
-                inverse_d,
-            );
-            let (push_x, push_y) = (_mm256_mul_ps(dx, k), _mm256_mul_ps(dy, k));
-            sums.push_x = _mm256_sub_ps(sums.push_x, _mm256_and_ps(push_x, pushes));
-            sums.push_y = _mm256_sub_ps(sums.push_y, _mm256_and_ps(push_y, pushes));
-            sums.pushers = _mm256_add_ps(sums.pushers, _mm256_and_ps(one, pushes));
-        }
     }
 }
 
