@@ -445,15 +445,11 @@ impl FlockBatch {
         }
     }
 
-    /// The sums, lane by lane in order: the same whatever the machine.
+    /// The sums, the lanes added up in one fixed order: the same whatever
+    /// the machine.
     #[inline]
     pub fn finish(self) -> FlockSums {
         let [low, high] = self.halves;
-        let total = |low: f32x4, high: f32x4| {
-            let [a, b, c, d] = low.to_array();
-            let [e, f, g, h] = high.to_array();
-            total([a, b, c, d, e, f, g, h])
-        };
         let total2 = |l: fn(&LaneSums) -> (f32x4, f32x4)| {
             let ((lx, ly), (hx, hy)) = (l(&low), l(&high));
             Vec2::new(total(lx, hx), total(ly, hy))
@@ -531,11 +527,15 @@ impl LaneView {
     }
 }
 
-/// The eight lanes of a sum added up in order, from lane 0: the one order
-/// every machine adds them in.
+/// The eight lanes of a sum (lanes 0 to 3 in `low`, 4 to 7 in `high`)
+/// added up pairwise, `((0 + 4) + (2 + 6)) + ((1 + 5) + (3 + 7))`: the one
+/// order every machine adds them in, three additions deep, the first four
+/// in one instruction.
 #[inline(always)]
-fn total(lanes: [f32; 8]) -> f32 {
-    lanes.into_iter().fold(0.0, |sum, x| sum + x)
+fn total(low: f32x4, high: f32x4) -> f32 {
+    let [a, b, c, d] = (low + high).to_array();
+    // From 0, as a sum of nothing is: +0, never -0.
+    0.0 + ((a + c) + (b + d))
 }
 
 /// Whether this CPU weighs eight candidates at a time: x86-64 with AVX2

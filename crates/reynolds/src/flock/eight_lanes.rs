@@ -275,9 +275,8 @@ pub(super) fn sums_of_block<const CHECK_VELOCITIES: bool, const RADII: bool>(
     add_all!(view, sums, columns, radii, shift, CHECK_VELOCITIES, RADII);
     // Lanes 0 to 3 are the low half, as in `FlockBatch::finish`.
     let lanes = |v: __m256| {
-        let [a, b, c, d] = f32x4::from(_mm256_castps256_ps128(v)).to_array();
-        let [e, f, g, h] = f32x4::from(_mm256_extractf128_ps::<1>(v)).to_array();
-        total([a, b, c, d, e, f, g, h])
+        let (low, high) = (_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
+        total(low.into(), high.into())
     };
     FlockSums {
         push: Vec2::new(lanes(sums.push_x), lanes(sums.push_y)),
