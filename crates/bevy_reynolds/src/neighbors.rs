@@ -917,7 +917,8 @@ impl FlockForces {
     /// `entity`'s generation, `stamp` and `group`, in one word (an entity's
     /// index is where the word is kept).
     fn key(entity: Entity, stamp: u32, group: usize) -> u64 {
-        (entity.to_bits() & !u64::from(u32::MAX)) | u64::from(stamp << 2) | group as u64
+        let generation = u64::from(entity.generation().to_bits());
+        (generation << 32) | u64::from(stamp << 2) | group as u64
     }
 
     fn set(&self, entity: Entity, stamp: u32, priority: Priority, force: Vec2) {
