@@ -158,9 +158,10 @@ pub enum SteeringSystems {
     /// and the [`ObstacleIndex`](crate::ObstacleIndex) too.
     Prepare,
     /// The plugin's own behaviors add their steering to each agent's
-    /// [`SteeringAccumulator`]: the chapter's (each [`Behavior`]), path
-    /// following ([`FollowPath`](crate::FollowPath)), flocking
-    /// ([`Flocking`](crate::Flocking)), and last obstacle avoidance and
+    /// [`SteeringAccumulator`]: flocking ([`Flocking`](crate::Flocking),
+    /// found for every flocker first and added as each accumulator starts
+    /// the step), the chapter's (each [`Behavior`]), path following
+    /// ([`FollowPath`](crate::FollowPath)), and last obstacle avoidance and
     /// containment ([`Obstacle`](crate::Obstacle),
     /// [`Containment`](crate::Containment)), which look where the rest
     /// take the agent.
