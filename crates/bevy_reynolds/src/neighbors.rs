@@ -785,16 +785,7 @@ pub(crate) fn rebuild_grid(
     settings: Res<SteeringSettings>,
     mut grid: ResMut<NeighborGrid>,
     mut tags: Local<TagsByEntity>,
-    agents: Query<
-        (
-            Entity,
-            &Position,
-            &Velocity,
-            Ref<SteeringParams>,
-            Option<Ref<Flocking>>,
-        ),
-        With<SteeringAgent>,
-    >,
+    agents: TaggedAgents,
 ) {
     let grid = &mut *grid;
     // Each agent's tag and radius as they were: reading its
@@ -834,6 +825,21 @@ pub(crate) fn rebuild_grid(
     }
 }
 
+/// Every agent the grid takes in, with the components its tag is read
+/// from (and whose changes make the tags stale).
+type TaggedAgents<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Position,
+        &'static Velocity,
+        Ref<'static, SteeringParams>,
+        Option<Ref<'static, Flocking>>,
+    ),
+    With<SteeringAgent>,
+>;
+
 /// Each agent's tag in the grid (which of [`NeighborGrid`]'s flock kinds it
 /// flocks by, or [`NO_TAG`]) and body radius, by entity index, as they were
 /// when last read from its components.
@@ -843,20 +849,7 @@ pub(crate) struct TagsByEntity(Vec<(u32, f32)>);
 /// Reads every agent's flock kind and radius from its components: the
 /// grid's kinds found again, the tags by entity rewritten, and the grid
 /// filled with them.
-fn tag_again(
-    grid: &mut NeighborGrid,
-    tags: &mut TagsByEntity,
-    agents: &Query<
-        (
-            Entity,
-            &Position,
-            &Velocity,
-            Ref<SteeringParams>,
-            Option<Ref<Flocking>>,
-        ),
-        With<SteeringAgent>,
-    >,
-) {
+fn tag_again(grid: &mut NeighborGrid, tags: &mut TagsByEntity, agents: &TaggedAgents) {
     // Each flocker is tagged with how it flocks, so the flocking pass reads
     // it beside the agent's place, in the grid's order, instead of looking
     // the agent up; and the grid's cells fit the longest reach of any kind.
