@@ -5,11 +5,13 @@
 //! query touches only the cells around a point and never looks up a
 //! component. In a wrapping world, neighbors across an edge count.
 //!
-//! Flocking runs cell by cell: the agents of a cell and its eight
-//! neighbors are copied into one short block, and every flocker of the cell
-//! weighs that block eight candidates at a time
-//! ([`FlockSums::of_finite_block`]); cells run in parallel, and each agent's
-//! sums are its own, so the result does not depend on the thread count.
+//! The plugin's grid has rows a reach tall and columns a quarter of a reach
+//! wide, so the cells within an agent's reach are three runs of the arrays,
+//! one a row, each about 2¼ reaches long: a flocker weighs them eight
+//! candidates at a time, its sums kept in registers from the first run to
+//! the last ([`FlockSums::of_finite_runs`]). Cells run in parallel, and each
+//! agent's sums are its own, so the result does not depend on the thread
+//! count.
 //! The forces wait, by entity, for the first pass over the agents to add
 //! them ([`FlockForces`]).
 
@@ -221,6 +223,9 @@ pub(crate) struct FlockKind {
     max_neighbors: Option<usize>,
     /// The group its force goes into.
     priority: Priority,
+    /// Its view of its neighbors facing nowhere, turned to each agent's
+    /// heading in turn (the cone's cosine computed once).
+    view: FlockView,
 }
 
 /// What the grid keeps of an agent: its entity, position, velocity and body
@@ -262,7 +267,7 @@ impl NeighborGrid {
         wrap: Option<Rect>,
     ) {
         self.fill(agents.into_iter().map(|e| (e, NO_TAG)));
-        self.sort(cell_size, wrap);
+        self.sort(Vec2::splat(cell_size), wrap);
     }
 
     /// [`NeighborGrid::rebuild`] in two halves, each agent with a tag kept
@@ -291,18 +296,18 @@ impl NeighborGrid {
     }
 
     /// The second half of [`NeighborGrid::rebuild`]: the agents taken in
-    /// sorted into cells.
-    pub(crate) fn sort(&mut self, cell_size: f32, wrap: Option<Rect>) {
+    /// sorted into cells of at least `cell_size` (each side at least 1 px).
+    pub(crate) fn sort(&mut self, cell_size: Vec2, wrap: Option<Rect>) {
         self.stamp = self.stamp.wrapping_add(1) & STAMP_MASK;
         if self.stamp == 0 {
             self.stamp = 1;
         }
         let mut taken = std::mem::take(&mut self.taken);
-        let mut cell_size = if cell_size.is_finite() {
-            cell_size.max(1.0)
-        } else {
-            1.0
-        };
+        let mut cell_size = Vec2::select(
+            cell_size.is_finite_mask(),
+            cell_size.max(Vec2::ONE),
+            Vec2::ONE,
+        );
         let wrap = wrap.filter(|r| {
             let s = r.size();
             s.is_finite() && s.x > 0.0 && s.y > 0.0
@@ -334,10 +339,10 @@ impl NeighborGrid {
         };
         let (cols, rows) = loop {
             let (cols, rows) = match wrap {
-                Some(_) => (count(extent.x, cell_size), count(extent.y, cell_size)),
+                Some(_) => (count(extent.x, cell_size.x), count(extent.y, cell_size.y)),
                 None => (
-                    count(extent.x, cell_size) + 1,
-                    count(extent.y, cell_size) + 1,
+                    count(extent.x, cell_size.x) + 1,
+                    count(extent.y, cell_size.y) + 1,
                 ),
             };
             if cols.saturating_mul(rows) <= MAX_CELLS {
@@ -347,7 +352,7 @@ impl NeighborGrid {
         };
         self.cell = match wrap {
             Some(_) => extent / Vec2::new(cols as f32, rows as f32),
-            None => Vec2::splat(cell_size),
+            None => cell_size,
         };
         self.origin = origin;
         self.cols = cols;
@@ -504,7 +509,9 @@ impl NeighborGrid {
     /// `p`, moved inside the period of a wrapping world.
     fn inside_period(&self, p: Vec2) -> Vec2 {
         let axis = |x: f32, origin: f32, period: f32| {
-            if period > 0.0 {
+            // Nearly always inside already: `rem_euclid` is a call to
+            // `fmodf`.
+            if period > 0.0 && !(origin..origin + period).contains(&x) {
                 origin + (x - origin).rem_euclid(period)
             } else {
                 x
@@ -613,10 +620,17 @@ impl NeighborGrid {
     /// How many rings of cells round an agent's own hold everything within
     /// `radius` of it, on each axis.
     fn rings(&self, radius: f32) -> (i64, i64) {
-        (
-            (radius / self.cell.x).ceil() as i64,
-            (radius / self.cell.y).ceil() as i64,
-        )
+        // `f32::ceil` is a call to `ceilf` without SSE4.1: truncate and step
+        // up instead (the same for any value not negative).
+        let ceil = |v: f32| {
+            let t = v as i64;
+            if (t as f32) < v {
+                t.saturating_add(1)
+            } else {
+                t
+            }
+        };
+        (ceil(radius / self.cell.x), ceil(radius / self.cell.y))
     }
 
     /// Whether `rings` round a cell take in a whole wrapping axis, so that
@@ -657,13 +671,17 @@ impl NeighborGrid {
         let (x0, x1) = span(self.cols, wraps_x, cx, rings_x);
         let (y0, y1) = span(self.rows, wraps_y, cy, rings_y);
         let wrap_axis = |v: i64, n: usize, wraps: bool, period: f32| {
-            if wraps {
-                (
-                    v.rem_euclid(n as i64) as usize,
-                    period * v.div_euclid(n as i64) as f32,
-                )
-            } else {
+            let n = n as i64;
+            // Nearly always at most one period over: no integer division
+            // (tens of cycles each, several an agent).
+            if !wraps || (0..n).contains(&v) {
                 (v as usize, 0.0)
+            } else if (-n..0).contains(&v) {
+                ((v + n) as usize, -period)
+            } else if (n..2 * n).contains(&v) {
+                ((v - n) as usize, period)
+            } else {
+                (v.rem_euclid(n) as usize, period * v.div_euclid(n) as f32)
             }
         };
         for y in y0..=y1 {
@@ -718,11 +736,11 @@ impl NeighborGrid {
     /// assert_eq!(sums.neighbors(), 1);
     /// ```
     pub fn flock_sums(&self, p: Vec2, reach: f32, view: &FlockView) -> FlockSums {
-        let mut batch = FlockBatch::new(view);
-        if self.is_empty() {
+        if self.is_empty() || !p.is_finite() || reach.is_nan() || reach < 0.0 {
             return FlockSums::default();
         }
-        if self.covers_an_axis(self.rings(reach.clamp(0.0, 1e9))) {
+        let rings = self.rings(reach.min(1e9));
+        if self.covers_an_axis(rings) {
             // A world too small for blocks: each neighbor the short way round.
             let mut sums = FlockSums::default();
             self.for_each_within(p, reach, |i, offset, vel| {
@@ -738,10 +756,42 @@ impl NeighborGrid {
             });
             return sums;
         }
-        self.for_each_run(p, reach, |range, shift| {
-            if let Some(shift) = shift {
-                batch.add_finite_block(self.block(range), shift);
+        let p = self.inside_period(p);
+        let candidates = self.block(0..self.len());
+        self.flock_sums_around(&candidates, self.cell_coords(p), rings, p, view)
+    }
+
+    /// The sums of an agent at `p` (inside the period) in cell `coords`,
+    /// seeing as `view`, over the cells within `rings` of its own, which
+    /// must not take in a whole wrapping axis. `candidates` are all the
+    /// grid's agents (made once by the caller: made here, an agent at a
+    /// time, it cost more than the runs).
+    fn flock_sums_around(
+        &self,
+        candidates: &NeighborBlock,
+        coords: (i64, i64),
+        rings: (i64, i64),
+        p: Vec2,
+        view: &FlockView,
+    ) -> FlockSums {
+        // The runs on the stack, so the kernel keeps its sums in registers
+        // from the first to the last; a reach of many rows through a batch.
+        const MOST_RUNS: usize = 8;
+        const NO_RUN: (Range<usize>, Vec2) = (0..0, Vec2::ZERO);
+        let mut runs = [NO_RUN; MOST_RUNS];
+        let mut count = 0;
+        self.for_each_run_around(coords, rings, |range, period_shift| {
+            if let Some(run) = runs.get_mut(count) {
+                *run = (range, period_shift - p);
             }
+            count += 1;
+        });
+        if count <= MOST_RUNS {
+            return FlockSums::of_finite_runs(view, *candidates, &runs[..count]);
+        }
+        let mut batch = FlockBatch::new(view);
+        self.for_each_run_around(coords, rings, |range, period_shift| {
+            batch.add_finite_block(self.block(range), period_shift - p);
         });
         batch.finish()
     }
@@ -818,12 +868,21 @@ pub(crate) fn rebuild_grid(
         .map(|k| k.params.reach_with_bodies(k.radius, k.radius))
         .fold(kept.max(0.0), f32::max);
     if reach > 0.0 {
-        grid.sort(reach, settings.wrap);
+        grid.sort(Vec2::new(reach / COLUMNS_A_REACH, reach), settings.wrap);
     } else {
         grid.fill(std::iter::empty());
-        grid.sort(1.0, settings.wrap);
+        grid.sort(Vec2::ONE, settings.wrap);
     }
 }
+
+/// How many columns of cells the plugin's grid has in the width of one
+/// reach (its rows are a reach tall). An agent reads the three rows round it
+/// only as far as the columns within its reach: 2¼ reaches of each rather
+/// than the 3 of cells as wide as they are tall, so a quarter fewer
+/// candidates, found without looking at any of them. (8 columns: fewer
+/// candidates still, but more cells to count and sort, and slower; 2 to 4
+/// measured alike.)
+const COLUMNS_A_REACH: f32 = 4.0;
 
 /// Every agent the grid takes in, with the components its tag is read
 /// from (and whose changes make the tags stale).
@@ -859,6 +918,7 @@ fn tag_again(grid: &mut NeighborGrid, tags: &mut TagsByEntity, agents: &TaggedAg
     grid.fill(agents.iter().map(|(e, p, v, params, flocking)| {
         let tag = flocking.map_or(NO_TAG, |f| {
             let kind = FlockKind {
+                view: FlockView::new(&f.params(), Vec2::ZERO),
                 params: f.params(),
                 max_speed: params.max_speed,
                 response_time: params.response_time,
@@ -946,92 +1006,52 @@ impl FlockForces {
 /// so that, once warm, a step allocates nothing of its own.
 #[derive(Default)]
 pub(crate) struct CellScratch {
-    /// The cell's neighborhood, gathered once for its agents.
-    neighborhood: Neighborhood,
     /// The neighbors of an agent that caps them, nearest first.
     near: Vec<Neighbor>,
 }
 
-/// The agents of a cell and the cells round it, copied side by side and
-/// moved across any wrapping edge, so every agent of the cell reads its
-/// candidates from one short, contiguous block. Copied from the grid, whose
-/// velocities are all finite.
-#[derive(Default)]
-struct Neighborhood {
-    xs: Vec<f32>,
-    ys: Vec<f32>,
-    vxs: Vec<f32>,
-    vys: Vec<f32>,
-    /// Empty when the grid has no radii.
-    radii: Vec<f32>,
-}
-
-impl Neighborhood {
-    fn gather(&mut self, grid: &NeighborGrid, cell: usize) {
-        for column in [
-            &mut self.xs,
-            &mut self.ys,
-            &mut self.vxs,
-            &mut self.vys,
-            &mut self.radii,
-        ] {
-            column.clear();
-        }
-        let coords = ((cell % grid.cols) as i64, (cell / grid.cols) as i64);
-        grid.for_each_run_around(coords, (1, 1), |range, shift| {
-            self.xs
-                .extend(grid.xs[range.clone()].iter().map(|x| x + shift.x));
-            self.ys
-                .extend(grid.ys[range.clone()].iter().map(|y| y + shift.y));
-            self.vxs.extend_from_slice(&grid.vxs[range.clone()]);
-            if !grid.radii.is_empty() {
-                self.radii.extend_from_slice(&grid.radii[range.clone()]);
-            }
-            self.vys.extend_from_slice(&grid.vys[range]);
-        });
-    }
-
-    fn block(&self) -> NeighborBlock<'_> {
-        NeighborBlock {
-            xs: &self.xs,
-            ys: &self.ys,
-            vxs: &self.vxs,
-            vys: &self.vys,
-            radii: (!self.radii.is_empty()).then_some(&self.radii[..]),
-        }
-    }
-}
-
-/// The flocking force of every flocker in `cells`. Those that weigh every
-/// neighbor within the next cell read their cell's neighborhood, gathered
-/// once for all of them (when `by_cells`: the world is at least three cells
-/// across); the rest are summed one by one through the grid.
-fn flock_cells(
+/// [`flock_cells`] compiled for CPUs with AVX2, as the kernel is: called
+/// an agent at a time from code without it, the kernel's first AVX
+/// instruction stalled (a third of its time in `perf`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn flock_cells_avx2(
     grid: &NeighborGrid,
     cells: Range<usize>,
-    by_cells: bool,
     forces: &FlockForces,
     scratch: &mut CellScratch,
 ) {
+    flock_cells(grid, cells, forces, scratch)
+}
+
+/// The flocking force of every flocker in `cells`, each over the runs of
+/// cells within its reach (or, capping its neighbors, one by one).
+#[inline(always)]
+fn flock_cells(
+    grid: &NeighborGrid,
+    cells: Range<usize>,
+    forces: &FlockForces,
+    scratch: &mut CellScratch,
+) {
+    let candidates = grid.block(0..grid.len());
     for cell in cells {
         let slots = grid.cell_start[cell] as usize..grid.cell_start[cell + 1] as usize;
-        let mut gathered = false;
+        if slots.is_empty() {
+            continue;
+        }
+        // Every agent in the grid is inside it (and inside the period).
+        let coords = ((cell % grid.cols) as i64, (cell / grid.cols) as i64);
         for slot in slots {
             let Some(kind) = grid.flock_kinds.get(grid.tags[slot] as usize) else {
                 continue;
             };
             let radius = grid.radius(slot);
-            // (Not `rings`, whose `ceil` is a call.)
             let reach = kind.params.reach_with_bodies(radius, grid.largest_radius);
             let (pos, vel) = (grid.position(slot), grid.velocity(slot));
-            let view = FlockView::new(&kind.params, vel).with_body_radius(radius);
-            let in_next_cell = reach <= grid.cell.x && reach <= grid.cell.y;
-            let mut sums = if by_cells && kind.max_neighbors.is_none() && in_next_cell {
-                if !gathered {
-                    scratch.neighborhood.gather(grid, cell);
-                    gathered = true;
-                }
-                FlockSums::of_finite_block(&view, scratch.neighborhood.block(), -pos)
+            let view = kind.view.facing(vel).with_body_radius(radius);
+            let rings = grid.rings(reach.clamp(0.0, 1e9));
+            let mut sums = if kind.max_neighbors.is_none() && !grid.covers_an_axis(rings) {
+                grid.flock_sums_around(&candidates, coords, rings, pos, &view)
             } else {
                 flock_sums_one_by_one(
                     grid,
@@ -1116,13 +1136,12 @@ fn break_ties(grid: &NeighborGrid, entity: Entity, pos: Vec2, sums: &mut FlockSu
 /// neighbors, into [`FlockForces`], which
 /// [`behave`](crate::systems::behave) adds to each one's accumulator.
 ///
-/// The neighbors are summed cell by cell of the grid, in parallel: each
-/// cell's neighborhood is gathered into one block once, and every flocker
-/// in the cell weighs the block eight candidates at a time. Agents that
-/// cap their neighbors, reach past the next cell, or live in a world too
-/// small for that, are summed one by one through the grid instead. Each
-/// agent's sums are its own, so the forces do not depend on the thread
-/// count.
+/// The grid's cells are shared out between tasks; each flocker weighs the
+/// runs of cells within its reach eight candidates at a time. Agents that
+/// cap their neighbors, or live in a world too small for runs (one whose
+/// wrapping axis their reach takes in whole), are summed one by one
+/// through the grid instead. Each agent's sums are its own, so the forces
+/// do not depend on the thread count.
 pub(crate) fn flock(
     grid: Res<NeighborGrid>,
     mut forces: ResMut<FlockForces>,
@@ -1144,13 +1163,16 @@ pub(crate) fn flock(
     };
     let scratch = &mut *scratch;
     scratch.resize_with(tasks.max(scratch.len()), CellScratch::default);
-    // In a world less than three cells across, a cell's neighborhood would
-    // hold some agents twice.
-    let by_cells = !grid.covers_an_axis((1, 1));
     let forces = &*forces;
     let run = |task: usize, scratch: &mut CellScratch| {
         let cells = task * cells / tasks..(task + 1) * cells / tasks;
-        flock_cells(grid, cells, by_cells, forces, scratch);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: this CPU has AVX2.
+            unsafe { flock_cells_avx2(grid, cells, forces, scratch) };
+            return;
+        }
+        flock_cells(grid, cells, forces, scratch);
     };
     if tasks == 1 {
         run(0, &mut scratch[0]);

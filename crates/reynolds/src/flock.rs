@@ -8,6 +8,8 @@ use crate::model::{
     direction, finite_or_zero, sanitize_limit, sanitize_response_time, sanitize_speed,
     sanitize_weight, steering,
 };
+use std::ops::Range;
+
 use glam::Vec2;
 use wide::f32x4;
 
@@ -121,6 +123,9 @@ pub struct FlockView {
     /// A neighbor is seen if `offset · heading >= distance * min_cos`;
     /// `-inf` sees all round.
     min_cos: f32,
+    /// The cosine of the cone's half angle whichever way it faces, `-inf`
+    /// without a cone: kept so [`FlockView::facing`] need not compute it.
+    cone_cos: f32,
 }
 
 impl FlockView {
@@ -130,15 +135,11 @@ impl FlockView {
     pub fn new(params: &FlockParams, heading: Vec2) -> Self {
         let separation = sanitize_limit(params.separation_radius);
         let neighbor = sanitize_limit(params.neighbor_radius);
-        // Only a cone needs the heading (and its normalizing division).
-        let (heading, min_cos) = match params.view_half_angle.map(f32::cos) {
-            Some(cos) if cos.is_finite() => match direction(heading) {
-                Vec2::ZERO => (Vec2::ZERO, f32::NEG_INFINITY),
-                heading => (heading, cos),
-            },
-            // No cone, no heading to point it, or an angle with no cosine:
-            // all round, as before the cone existed.
-            _ => (Vec2::ZERO, f32::NEG_INFINITY),
+        // An angle with no cosine sees all round, as before the cone
+        // existed.
+        let cone_cos = match params.view_half_angle.map(f32::cos) {
+            Some(cos) if cos.is_finite() => cos,
+            _ => f32::NEG_INFINITY,
         };
         Self {
             separation_radius: separation,
@@ -151,9 +152,28 @@ impl FlockView {
             } else {
                 0.0
             },
-            heading,
-            min_cos,
+            heading: Vec2::ZERO,
+            min_cos: f32::NEG_INFINITY,
+            cone_cos,
         }
+        .facing(heading)
+    }
+
+    /// The same view facing `heading` (a unit vector, or zero to see all
+    /// round): what [`FlockView::new`] makes with that heading, without
+    /// computing the cone's cosine again. Build one view per kind of agent
+    /// with `new`, then turn it for each.
+    #[inline]
+    pub fn facing(mut self, heading: Vec2) -> Self {
+        // Only a cone needs the heading (and its normalizing division).
+        (self.heading, self.min_cos) = match self.cone_cos {
+            f32::NEG_INFINITY => (Vec2::ZERO, f32::NEG_INFINITY),
+            cos => match direction(heading) {
+                Vec2::ZERO => (Vec2::ZERO, f32::NEG_INFINITY),
+                heading => (heading, cos),
+            },
+        };
+        self
     }
 
     /// The same view from a body of `radius` (pixels) instead of a point.
@@ -184,13 +204,28 @@ pub struct NeighborBlock<'a> {
     pub radii: Option<&'a [f32]>,
 }
 
-impl NeighborBlock<'_> {
+impl<'a> NeighborBlock<'a> {
     /// How many candidates: the shortest column's length.
     fn len(&self) -> usize {
         let n = (self.xs.len().min(self.ys.len()))
             .min(self.vxs.len())
             .min(self.vys.len());
         self.radii.map_or(n, |radii| n.min(radii.len()))
+    }
+
+    /// The candidates at `range`, clamped to those there are.
+    #[inline]
+    fn run(&self, range: &Range<usize>) -> NeighborBlock<'a> {
+        let n = self.len();
+        let end = range.end.min(n);
+        let range = range.start.min(end)..end;
+        NeighborBlock {
+            xs: &self.xs[range.clone()],
+            ys: &self.ys[range.clone()],
+            vxs: &self.vxs[range.clone()],
+            vys: &self.vys[range.clone()],
+            radii: self.radii.map(|radii| &radii[range]),
+        }
     }
 }
 
@@ -603,30 +638,48 @@ impl FlockSums {
         self.merge(batch.finish());
     }
 
-    /// The sums of one block of candidates whose velocities are all finite,
-    /// each at offset `position + shift` from the agent: what a new
-    /// [`FlockBatch`] given the block ([`FlockBatch::add_finite_block`])
-    /// and finished makes, to the bit, but on eight lanes it keeps the sums
-    /// in registers from the first candidate to the total. A neighbor
-    /// grid's cells call it once an agent.
+    /// The sums over `runs` of `candidates`, whose velocities are all
+    /// finite: each run a range of them (clamped to how many there are),
+    /// each of its candidates at offset `position + shift` from the agent
+    /// (the run's `shift`). What a new [`FlockBatch`] given each run's
+    /// candidates in turn ([`FlockBatch::add_finite_block`]) and finished
+    /// makes, to the bit, but on eight lanes it keeps the sums in registers
+    /// from the first candidate to the total. A neighbor grid calls it once
+    /// an agent, with a run for each row of cells round it.
+    ///
+    /// ```
+    /// # use glam::Vec2;
+    /// # use reynolds::{FlockParams, FlockSums, FlockView, NeighborBlock};
+    /// let (xs, ys, still) = ([10.0, 500.0, 20.0], [0.0; 3], [0.0; 3]);
+    /// let candidates = NeighborBlock { xs: &xs, ys: &ys, vxs: &still, vys: &still, radii: None };
+    /// let params = FlockParams::default();
+    /// let view = FlockView::new(&params, Vec2::ZERO);
+    /// // Seen from the origin: the first two (one within reach, one far
+    /// // off), and the third seen from (20, 0), on the agent's spot.
+    /// let runs = [(0..2, Vec2::ZERO), (2..3, Vec2::new(-20.0, 0.0))];
+    /// let sums = FlockSums::of_finite_runs(&view, candidates, &runs);
+    /// assert_eq!((sums.neighbors(), sums.on_spot()), (1, 1));
+    /// ```
     #[inline]
-    pub fn of_finite_block(view: &FlockView, block: NeighborBlock, shift: Vec2) -> FlockSums {
+    pub fn of_finite_runs(
+        view: &FlockView,
+        candidates: NeighborBlock,
+        runs: &[(Range<usize>, Vec2)],
+    ) -> FlockSums {
         #[cfg(target_arch = "x86_64")]
         if has_eight_lanes() {
-            let n = block.len();
-            let columns = [block.xs, block.ys, block.vxs, block.vys].map(|c| &c[..n]);
             // SAFETY: `has_eight_lanes` is only true on a CPU with AVX2.
             return unsafe {
-                match block.radii {
-                    Some(radii) => {
-                        eight_lanes::sums_of_block::<false, true>(view, columns, &radii[..n], shift)
-                    }
-                    None => eight_lanes::sums_of_block::<false, false>(view, columns, &[], shift),
+                match candidates.radii {
+                    Some(_) => eight_lanes::sums_of_runs::<false, true>(view, candidates, runs),
+                    None => eight_lanes::sums_of_runs::<false, false>(view, candidates, runs),
                 }
             };
         }
         let mut batch = FlockBatch::new(view);
-        batch.add_finite_block(block, shift);
+        for (range, shift) in runs {
+            batch.add_finite_block(candidates.run(range), *shift);
+        }
         batch.finish()
     }
 
@@ -915,6 +968,38 @@ mod tests {
         }
     }
 
+    /// A view made facing nowhere and turned sees as one made facing that
+    /// way: turning keeps the cone (a grid turns one view a kind for each
+    /// of its agents).
+    #[test]
+    fn a_turned_view_sees_as_one_made_facing_that_way() {
+        let headings = [Vec2::X, Vec2::new(-3.0, 4.0), Vec2::ZERO, Vec2::NAN];
+        for angle in [None, Some(0.5), Some(2.0), Some(f32::INFINITY)] {
+            let params = FlockParams {
+                view_half_angle: angle,
+                ..FlockParams::default()
+            };
+            for heading in headings {
+                let turned = FlockView::new(&params, Vec2::ZERO)
+                    .facing(Vec2::Y)
+                    .facing(heading);
+                assert_eq!(
+                    format!("{turned:?}"),
+                    format!("{:?}", FlockView::new(&params, heading)),
+                    "{angle:?}, {heading}"
+                );
+            }
+        }
+        let cone = FlockParams {
+            view_half_angle: Some(0.5),
+            ..FlockParams::default()
+        };
+        assert_eq!(
+            FlockView::new(&cone, Vec2::ZERO).facing(Vec2::X).min_cos,
+            0.5f32.cos()
+        );
+    }
+
     /// Eight candidates at a time (AVX2) and four at a time into each half
     /// in turn make the same sums to the bit: blocks of every length up to
     /// three groups of eight, with and without radii, a view cone and
@@ -982,16 +1067,18 @@ mod tests {
                     sums(false),
                     "{len} candidates, variant {variant}"
                 );
-                // One block, its sums kept in registers, against four lanes
-                // through memory.
-                let shift = Vec2::new(0.5, -0.25);
+                // Runs of the block, their sums kept in registers, against
+                // four lanes through memory.
+                let runs = [(0..len, Vec2::new(0.5, -0.25)), (len / 3..len, Vec2::ZERO)];
                 let mut four = FlockBatch::new(&view);
                 four.eight_lanes = false;
-                four.add_finite_block(block, shift);
+                for (range, shift) in &runs {
+                    four.add_finite_block(block.run(range), *shift);
+                }
                 assert_eq!(
-                    format!("{:?}", FlockSums::of_finite_block(&view, block, shift)),
+                    format!("{:?}", FlockSums::of_finite_runs(&view, block, &runs)),
                     format!("{:?}", four.finish()),
-                    "one block of {len} candidates, variant {variant}"
+                    "runs of {len} candidates, variant {variant}"
                 );
                 compared += 1;
             }

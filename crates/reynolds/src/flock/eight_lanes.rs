@@ -6,11 +6,12 @@
 //! [`LaneView::add_lanes`]: super::LaneView
 
 use std::arch::x86_64::*;
+use std::ops::Range;
 
 use glam::Vec2;
 use wide::f32x4;
 
-use super::{FlockBatch, FlockSums, FlockView, LaneSums, LaneView, total};
+use super::{FlockBatch, FlockSums, FlockView, LaneSums, LaneView, NeighborBlock, total};
 
 /// Eight lanes of running sums: a [`LaneSums`] half in each 128-bit half.
 #[derive(Clone, Copy)]
@@ -27,7 +28,7 @@ struct Sums {
 }
 
 /// Eight candidates into `$sums` (a [`Sums`]), seen as `$view` (a
-/// [`View`]): x, y, velocity x and y, radius, each `&[f32; 8]`. A macro,
+/// [`View`]): x, y, velocity x and y, radius, each an `__m256`. A macro,
 /// not a function, so it is always inlined: a `#[target_feature]` function
 /// may not be `#[inline(always)]`, and when one was left out of line the
 /// sums went through memory every eight candidates (the kernel a quarter
@@ -35,23 +36,18 @@ struct Sums {
 macro_rules! add_eight {
     ($view:expr, $sums:expr, [$x:expr, $y:expr, $vx:expr, $vy:expr, $radius:expr],
      $shift:expr, $check_velocities:expr, $radii:expr) => {{
-        let (x, y, vx, vy, radius, shift): (
-            &[f32; 8],
-            &[f32; 8],
-            &[f32; 8],
-            &[f32; 8],
-            &[f32; 8],
-            Vec2,
-        ) = ($x, $y, $vx, $vy, $radius, $shift);
+        let (x, y, vx, vy, radius, shift): (__m256, __m256, __m256, __m256, __m256, Vec2) =
+            ($x, $y, $vx, $vy, $radius, $shift);
         let zero = _mm256_setzero_ps();
         let one = _mm256_set1_ps(1.0);
-        let dx = _mm256_add_ps(load(x), _mm256_set1_ps(shift.x));
-        let dy = _mm256_add_ps(load(y), _mm256_set1_ps(shift.y));
-        let (vx, vy) = (load(vx), load(vy));
+        let dx = _mm256_add_ps(x, _mm256_set1_ps(shift.x));
+        let dy = _mm256_add_ps(y, _mm256_set1_ps(shift.y));
         let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
         let mut seen = _mm256_cmp_ps::<_CMP_GT_OQ>(d2, zero);
+        let mut distance = None;
         if $view.has_view_cone {
             let d = _mm256_sqrt_ps(d2);
+            distance = Some(d);
             let ahead = _mm256_add_ps(
                 _mm256_mul_ps(dx, $view.heading_x),
                 _mm256_mul_ps(dy, $view.heading_y),
@@ -72,7 +68,7 @@ macro_rules! add_eight {
         $sums.offset_y = _mm256_add_ps($sums.offset_y, _mm256_and_ps(dy, counts));
         $sums.neighbors = _mm256_add_ps($sums.neighbors, _mm256_and_ps(one, counts));
         let (close, bodies) = if $radii {
-            let bodies = _mm256_add_ps($view.body_radius, load(radius));
+            let bodies = _mm256_add_ps($view.body_radius, radius);
             let reach = _mm256_add_ps($view.separation, bodies);
             let close = _mm256_cmp_ps::<_CMP_LT_OQ>(d2, _mm256_mul_ps(reach, reach));
             (close, bodies)
@@ -85,7 +81,8 @@ macro_rules! add_eight {
             $sums.on_spot = _mm256_add_ps($sums.on_spot, _mm256_and_ps(one, on_spot));
             let pushes = _mm256_and_ps(seen, close);
             if _mm256_movemask_ps(pushes) != 0 {
-                let inverse_d = _mm256_div_ps(one, _mm256_sqrt_ps(d2));
+                let d = distance.unwrap_or_else(|| _mm256_sqrt_ps(d2));
+                let inverse_d = _mm256_div_ps(one, d);
                 // `push_strength`, operation for operation.
                 let inverse_separation = $view.inverse_separation;
                 let scale = _mm256_add_ps(one, _mm256_mul_ps(bodies, inverse_separation));
@@ -117,31 +114,53 @@ macro_rules! add_all {
         let mut r_chunks = r_chunks.iter();
         let chunks = x_chunks.iter().zip(y_chunks).zip(vx_chunks).zip(vy_chunks);
         for (((x, y), vx), vy) in chunks {
-            let r = r_chunks.next().unwrap_or(&[0.0; 8]);
+            let r = match r_chunks.next() {
+                Some(r) => load(r),
+                None => _mm256_setzero_ps(),
+            };
             add_eight!(
                 $view,
                 $sums,
-                [x, y, vx, vy, r],
+                [load(x), load(y), load(vx), load(vy), r],
                 $shift,
                 $check_velocities,
                 $with_radii
             );
         }
         if !x_rest.is_empty() {
-            // The last few, padded with candidates at NaN, never in reach.
-            let pad = |rest: &[f32], fill: f32| {
-                let mut lanes = [fill; 8];
-                for (lane, value) in lanes.iter_mut().zip(rest) {
-                    *lane = *value;
-                }
-                lanes
+            // The last few, padded with candidates at NaN, never in reach:
+            // loaded under a mask, so nothing past the columns is read.
+            let len = x_rest.len() as i32;
+            let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(len), lane);
+            let nan = _mm256_set1_ps(f32::NAN);
+            // SAFETY: the mask takes the first `len` lanes, and every rest
+            // is at least that long (the radii's, if not empty).
+            let (x, y, vx, vy, r) = unsafe {
+                (
+                    _mm256_blendv_ps(
+                        nan,
+                        _mm256_maskload_ps(x_rest.as_ptr(), mask),
+                        _mm256_castsi256_ps(mask),
+                    ),
+                    _mm256_blendv_ps(
+                        nan,
+                        _mm256_maskload_ps(y_rest.as_ptr(), mask),
+                        _mm256_castsi256_ps(mask),
+                    ),
+                    _mm256_maskload_ps(vx_rest.as_ptr(), mask),
+                    _mm256_maskload_ps(vy_rest.as_ptr(), mask),
+                    if r_rest.is_empty() {
+                        _mm256_setzero_ps()
+                    } else {
+                        _mm256_maskload_ps(r_rest.as_ptr(), mask)
+                    },
+                )
             };
-            let (x, y) = (pad(x_rest, f32::NAN), pad(y_rest, f32::NAN));
-            let (vx, vy, r) = (pad(vx_rest, 0.0), pad(vy_rest, 0.0), pad(r_rest, 0.0));
             add_eight!(
                 $view,
                 $sums,
-                [&x, &y, &vx, &vy, &r],
+                [x, y, vx, vy, r],
                 $shift,
                 $check_velocities,
                 $with_radii
@@ -249,15 +268,14 @@ impl FlockBatch {
     }
 }
 
-/// [`FlockSums::of_finite_block`]'s work, eight at a time, the sums kept in
+/// [`FlockSums::of_finite_runs`]'s work, eight at a time, the sums kept in
 /// registers from the first candidate to the total: what a new
-/// [`FlockBatch`] given the block and finished makes, to the bit.
+/// [`FlockBatch`] given the runs and finished makes, to the bit.
 #[target_feature(enable = "avx2")]
-pub(super) fn sums_of_block<const CHECK_VELOCITIES: bool, const RADII: bool>(
+pub(super) fn sums_of_runs<const CHECK_VELOCITIES: bool, const RADII: bool>(
     view: &FlockView,
-    columns: [&[f32]; 4],
-    radii: &[f32],
-    shift: Vec2,
+    candidates: NeighborBlock,
+    runs: &[(Range<usize>, Vec2)],
 ) -> FlockSums {
     let zero = _mm256_setzero_ps();
     let mut sums = Sums {
@@ -272,7 +290,25 @@ pub(super) fn sums_of_block<const CHECK_VELOCITIES: bool, const RADII: bool>(
         on_spot: zero,
     };
     let view = View::of(view);
-    add_all!(view, sums, columns, radii, shift, CHECK_VELOCITIES, RADII);
+    let n = candidates.len();
+    let [xs, ys, vxs, vys] = [candidates.xs, candidates.ys, candidates.vxs, candidates.vys];
+    let (xs, ys, vxs, vys) = (&xs[..n], &ys[..n], &vxs[..n], &vys[..n]);
+    let radii = match candidates.radii {
+        Some(radii) if RADII => &radii[..n],
+        _ => &[],
+    };
+    for (range, shift) in runs {
+        let end = range.end.min(n);
+        let range = range.start.min(end)..end;
+        let columns = [
+            &xs[range.clone()],
+            &ys[range.clone()],
+            &vxs[range.clone()],
+            &vys[range.clone()],
+        ];
+        let radii = if RADII { &radii[range] } else { &[][..] };
+        add_all!(view, sums, columns, radii, *shift, CHECK_VELOCITIES, RADII);
+    }
     // Lanes 0 to 3 are the low half, as in `FlockBatch::finish`.
     let lanes = |v: __m256| {
         let (low, high) = (_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
