@@ -196,6 +196,11 @@ pub struct NeighborGrid {
     stamp: u32,
 }
 
+/// The most runs of the grid's arrays an agent's sums take at once: three
+/// rows, each split in two where it crosses a wrapping edge, fit.
+const MOST_RUNS: usize = 8;
+const NO_RUN: (Range<usize>, Vec2) = (0..0, Vec2::ZERO);
+
 /// The agents [`NeighborGrid::fill`] takes in, in the order given, column
 /// by column, so each pass of the sort reads only what it needs.
 #[derive(Debug, Clone, Default)]
@@ -788,6 +793,25 @@ impl NeighborGrid {
         self.flock_sums_around(&candidates, self.cell_coords(p), rings, p, view)
     }
 
+    /// The runs of the grid's arrays in the cells within `rings` of cell
+    /// `coords`, each with what moves it across a wrapping edge, into
+    /// `runs`: how many, or `None` if more than fit.
+    fn runs_around(
+        &self,
+        coords: (i64, i64),
+        rings: (i64, i64),
+        runs: &mut [(Range<usize>, Vec2); MOST_RUNS],
+    ) -> Option<usize> {
+        let mut count = 0;
+        self.for_each_run_around(coords, rings, |range, period_shift| {
+            if let Some(run) = runs.get_mut(count) {
+                *run = (range, period_shift);
+            }
+            count += 1;
+        });
+        (count <= MOST_RUNS).then_some(count)
+    }
+
     /// The sums of an agent at `p` (inside the period) in cell `coords`,
     /// seeing as `view`, over the cells within `rings` of its own, which
     /// must not take in a whole wrapping axis. `candidates` are all the
@@ -803,17 +827,11 @@ impl NeighborGrid {
     ) -> FlockSums {
         // The runs on the stack, so the kernel keeps its sums in registers
         // from the first to the last; a reach of many rows through a batch.
-        const MOST_RUNS: usize = 8;
-        const NO_RUN: (Range<usize>, Vec2) = (0..0, Vec2::ZERO);
         let mut runs = [NO_RUN; MOST_RUNS];
-        let mut count = 0;
-        self.for_each_run_around(coords, rings, |range, period_shift| {
-            if let Some(run) = runs.get_mut(count) {
-                *run = (range, period_shift - p);
+        if let Some(count) = self.runs_around(coords, rings, &mut runs) {
+            for (_, shift) in &mut runs[..count] {
+                *shift -= p;
             }
-            count += 1;
-        });
-        if count <= MOST_RUNS {
             return FlockSums::of_finite_runs(view, *candidates, &runs[..count]);
         }
         let mut batch = FlockBatch::new(view);
@@ -1067,7 +1085,19 @@ fn flock_cells(
     scratch: &mut CellScratch,
 ) {
     let candidates = grid.block(0..grid.len());
+    // Each cell's column and row, counted along rather than divided out.
+    // Every agent in the grid is inside it (and inside the period), so
+    // these are its agents' too.
+    let (mut col, mut row) = (
+        cells.start % grid.cols.max(1),
+        cells.start / grid.cols.max(1),
+    );
     for cell in cells {
+        let coords = (col as i64, row as i64);
+        col += 1;
+        if col == grid.cols {
+            (col, row) = (0, row + 1);
+        }
         let slots = grid.cell_start[cell] as usize..grid.cell_start[cell + 1] as usize;
         if slots.is_empty() {
             continue;
@@ -1080,8 +1110,11 @@ fn flock_cells(
         {
             forces.prefetch(*ahead);
         }
-        // Every agent in the grid is inside it (and inside the period).
-        let coords = ((cell % grid.cols) as i64, (cell / grid.cols) as i64);
+        // The cell's runs, each with what moves it across a wrapping edge,
+        // found for the first flocker and kept for the rest of the same
+        // reach: the same cells (only the shift from each differs).
+        let mut cell_runs: Option<((i64, i64), usize)> = None;
+        let (mut period_runs, mut runs) = ([NO_RUN; MOST_RUNS], [NO_RUN; MOST_RUNS]);
         for slot in slots {
             let Some(kind) = grid.flock_kinds.get(grid.tags[slot] as usize) else {
                 continue;
@@ -1091,8 +1124,23 @@ fn flock_cells(
             let (pos, vel) = (grid.position(slot), grid.velocity(slot));
             let view = kind.view.facing(vel).with_body_radius(radius);
             let rings = grid.rings(reach.clamp(0.0, 1e9));
-            let mut sums = if kind.max_neighbors.is_none() && !grid.covers_an_axis(rings) {
-                grid.flock_sums_around(&candidates, coords, rings, pos, &view)
+            let count = if kind.max_neighbors.is_some() || grid.covers_an_axis(rings) {
+                None
+            } else {
+                match cell_runs {
+                    Some((kept, count)) if kept == rings => Some(count),
+                    _ => {
+                        let count = grid.runs_around(coords, rings, &mut period_runs);
+                        cell_runs = count.map(|count| (rings, count));
+                        count
+                    }
+                }
+            };
+            let mut sums = if let Some(count) = count {
+                for (run, (range, period_shift)) in runs.iter_mut().zip(&period_runs[..count]) {
+                    *run = (range.clone(), *period_shift - pos);
+                }
+                FlockSums::of_finite_runs(&view, candidates, &runs[..count])
             } else {
                 flock_sums_one_by_one(
                     grid,
