@@ -226,8 +226,9 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
         };
         let mut app = headless_app(60.0, 1, settings);
         let mut rng = rand::rngs::Xoshiro128PlusPlus::seed_from_u64(7);
-        // Flockers of three kinds side by side: two ways of flocking, and
-        // two top speeds.
+        // Flockers of four kinds side by side: two ways of flocking, two
+        // top speeds, and two reaches (so a cell's flockers do not all
+        // read the same cells).
         let boids: Vec<Entity> = (0..500)
             .map(|i| {
                 let pos = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..400.0));
@@ -240,8 +241,16 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
                     view_half_angle: Some(2.0),
                     ..default()
                 };
-                let (flocking, max_speed) = match i % 3 {
+                let (flocking, max_speed) = match i % 4 {
                     0 => (flocking, None),
+                    3 => (
+                        Flocking {
+                            separation_radius: 15.0,
+                            neighbor_radius: 35.0,
+                            ..flocking
+                        },
+                        None,
+                    ),
                     1 => (
                         Flocking {
                             separation_weight: 4.0,
