@@ -264,6 +264,19 @@ fn in_cell_order(
     }
 }
 
+/// `v.floor()` as an integer, saturating far out, 0 for NaN. `f32::floor`
+/// is a call to `floorf` without SSE4.1 (x86-64's baseline): this
+/// truncates and steps down for negatives instead, the same for any finite
+/// value.
+pub(crate) fn floor(v: f32) -> i64 {
+    let t = v as i64;
+    if (t as f32) > v {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
 /// How many places ahead [`fetch`] is asked for what will be written.
 const FETCH_AHEAD: usize = 16;
 
@@ -507,17 +520,6 @@ impl NeighborGrid {
 
     fn cell_coords(&self, p: Vec2) -> (i64, i64) {
         let c = (p - self.origin) / self.cell;
-        // `f32::floor` is a call to `floorf` without SSE4.1; truncate and
-        // step down for negatives instead (the same for any finite value).
-        let floor = |v: f32| {
-            // `as` saturates far outside the grid, and NaN is 0.
-            let t = v as i64;
-            if (t as f32) > v {
-                t.saturating_sub(1)
-            } else {
-                t
-            }
-        };
         (floor(c.x), floor(c.y))
     }
 
@@ -1293,6 +1295,22 @@ mod tests {
         let again = Entity::from_bits(few[0].to_bits() + (1 << 32));
         assert_eq!(again.index(), few[0].index());
         assert_eq!(forces.get(again, STAMP_MASK), None);
+    }
+
+    /// The floor without `floorf` is `f32::floor`'s wherever that fits an
+    /// integer: negatives, halves, integers, either zero, the largest
+    /// `f32`s below 2⁶³; saturating past them, 0 for NaN.
+    #[test]
+    fn floor_without_floorf_is_the_floor() {
+        let mut values = vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, -1.5, 2.999, -2.999];
+        values.extend([1e-30, -1e-30, 4_194_303.5, -4_194_303.5, 1e18, -1e18]);
+        values.extend((-2000..2000).map(|i| i as f32 * 0.37));
+        for v in values {
+            assert_eq!(floor(v), v.floor() as i64, "{v}");
+        }
+        assert_eq!(floor(f32::INFINITY), i64::MAX);
+        assert_eq!(floor(f32::NEG_INFINITY), i64::MIN);
+        assert_eq!(floor(f32::NAN), 0);
     }
 
     /// Agents at the far ends of what an `f32` holds, and queries further

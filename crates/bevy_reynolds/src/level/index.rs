@@ -6,6 +6,8 @@ use bevy::prelude::*;
 use reynolds::{Probe, Shape};
 use wide::f32x8;
 
+use crate::neighbors::floor;
+
 /// Every obstacle's shapes where they are this step, in a uniform grid so
 /// an agent only tests those near its probe. Rebuilt in
 /// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare).
@@ -47,17 +49,21 @@ impl ObstacleIndex {
     }
 
     fn cell_range(&self, min: Vec2, max: Vec2) -> Option<(IVec2, IVec2)> {
-        let lo = (min / self.cell).floor();
-        let hi = (max / self.cell).floor();
-        let span = (hi - lo).as_i64vec2();
+        let (lo, hi) = (min / self.cell, max / self.cell);
         if !(lo.is_finite() && hi.is_finite())
             || lo.abs().max_element() > 1e6
             || hi.abs().max_element() > 1e6
-            || (span.x + 1) * (span.y + 1) > MAX_CELLS
         {
             return None;
         }
-        Some((lo.as_ivec2(), hi.as_ivec2()))
+        // (`f32::floor` is a call to `floorf`: 2% of a level's CPU time.)
+        let cell = |v: Vec2| IVec2::new(floor(v.x) as i32, floor(v.y) as i32);
+        let (lo, hi) = (cell(lo), cell(hi));
+        let span = (hi - lo).as_i64vec2();
+        if (span.x + 1) * (span.y + 1) > MAX_CELLS {
+            return None;
+        }
+        Some((lo, hi))
     }
 
     /// The cells of `lo..=hi` inside the grid, each as its list of shapes.
