@@ -291,6 +291,9 @@ fn fetch<T>(items: &[T], index: usize) {
         // address is an item's.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast()) };
     }
+    // Elsewhere (WebAssembly) nothing to ask.
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, index);
 }
 
 impl NeighborGrid {
