@@ -1069,11 +1069,26 @@ mod tests {
                 );
                 // Runs of the block, their sums kept in registers, against
                 // four lanes through memory.
-                let runs = [(0..len, Vec2::new(0.5, -0.25)), (len / 3..len, Vec2::ZERO)];
+                // The last two past the end and backwards: clamped to the
+                // candidates there are, and empty.
+                let runs = [
+                    (0..len, Vec2::new(0.5, -0.25)),
+                    (len / 3..len, Vec2::ZERO),
+                    (len / 2..len + 9, Vec2::X),
+                    (len + 3..len + 1, Vec2::Y),
+                ];
+                let clamped = [0..len, len / 3..len, len / 2..len];
                 let mut four = FlockBatch::new(&view);
                 four.eight_lanes = false;
-                for (range, shift) in &runs {
-                    four.add_finite_block(block.run(range), *shift);
+                for (range, (_, shift)) in clamped.into_iter().zip(&runs) {
+                    let run = NeighborBlock {
+                        xs: &block.xs[range.clone()],
+                        ys: &block.ys[range.clone()],
+                        vxs: &block.vxs[range.clone()],
+                        vys: &block.vys[range.clone()],
+                        radii: block.radii.map(|r| &r[range.clone()]),
+                    };
+                    four.add_finite_block(run, *shift);
                 }
                 assert_eq!(
                     format!("{:?}", FlockSums::of_finite_runs(&view, block, &runs)),
