@@ -216,9 +216,7 @@ impl<'a> NeighborBlock<'a> {
     /// The candidates at `range`, clamped to those there are.
     #[inline]
     fn run(&self, range: &Range<usize>) -> NeighborBlock<'a> {
-        let n = self.len();
-        let end = range.end.min(n);
-        let range = range.start.min(end)..end;
+        let range = clamped(range, self.len());
         NeighborBlock {
             xs: &self.xs[range.clone()],
             ys: &self.ys[range.clone()],
@@ -227,6 +225,13 @@ impl<'a> NeighborBlock<'a> {
             radii: self.radii.map(|radii| &radii[range]),
         }
     }
+}
+
+/// `range` within `0..n`: past the end, cut at `n`; backwards, empty.
+#[inline]
+fn clamped(range: &Range<usize>, n: usize) -> Range<usize> {
+    let end = range.end.min(n);
+    range.start.min(end)..end
 }
 
 /// How many candidates [`FlockBatch::add_block`] weighs side by side: one
@@ -1077,10 +1082,10 @@ mod tests {
                     (len / 2..len + 9, Vec2::X),
                     (len + 3..len + 1, Vec2::Y),
                 ];
-                let clamped = [0..len, len / 3..len, len / 2..len];
+                let cut = [0..len, len / 3..len, len / 2..len];
                 let mut four = FlockBatch::new(&view);
                 four.eight_lanes = false;
-                for (range, (_, shift)) in clamped.into_iter().zip(&runs) {
+                for (range, (_, shift)) in cut.into_iter().zip(&runs) {
                     let run = NeighborBlock {
                         xs: &block.xs[range.clone()],
                         ys: &block.ys[range.clone()],

@@ -130,12 +130,20 @@ macro_rules! add_all {
         if !x_rest.is_empty() {
             // The last few, padded with candidates at NaN, never in reach:
             // loaded under a mask, so nothing past the columns is read.
-            let len = x_rest.len() as i32;
+            // (The columns are as long as each other, the radii too when
+            // there are any; the shortest is taken all the same.)
+            let len = [x_rest, y_rest, vx_rest, vy_rest, r_rest]
+                .iter()
+                .filter(|rest| !rest.is_empty())
+                .map(|rest| rest.len())
+                .min()
+                .unwrap_or(0);
             let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-            let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(len), lane);
+            let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(len as i32), lane);
             let nan = _mm256_set1_ps(f32::NAN);
             // SAFETY: the mask takes the first `len` lanes, and every rest
-            // is at least that long (the radii's, if not empty).
+            // read is at least that long (the radii are read only if there
+            // are any).
             let (x, y, vx, vy, r) = unsafe {
                 (
                     _mm256_blendv_ps(
@@ -298,8 +306,7 @@ pub(super) fn sums_of_runs<const CHECK_VELOCITIES: bool, const RADII: bool>(
         _ => &[],
     };
     for (range, shift) in runs {
-        let end = range.end.min(n);
-        let range = range.start.min(end)..end;
+        let range = super::clamped(range, n);
         let columns = [
             &xs[range.clone()],
             &ys[range.clone()],
