@@ -6,8 +6,10 @@
 //! [`Pass::parallel_from`] agents it runs on the thread its system runs on.
 
 use bevy::ecs::batching::BatchingStrategy;
+use bevy::ecs::change_detection::{ContiguousComponentTicksMut, Tick};
 use bevy::ecs::query::{ArchetypeFilter, IterQueryData, QueryItem};
 use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
 
 /// How a pass over agents splits between threads.
 #[derive(Clone, Copy, Debug)]
@@ -72,4 +74,85 @@ pub(crate) fn for_each<D, F>(
     F: ArchetypeFilter,
 {
     for_each_init(pass, query, || (), move |_, item| f(item));
+}
+
+/// How many agents of one table each task of `pass` takes: all of them
+/// below [`Pass::parallel_from`], else an even share of each thread's
+/// batches.
+pub(crate) fn chunk_len(pass: Pass, len: usize) -> usize {
+    let threads = ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num().max(1));
+    if len < pass.parallel_from || threads == 1 {
+        len.max(1)
+    } else {
+        len.div_ceil(threads * pass.batches_per_thread).max(1)
+    }
+}
+
+/// `f` on each chunk: on this thread if there is one, else each a task of
+/// Bevy's compute pool (this thread taking its share).
+pub(crate) fn for_each_chunk<C: Send>(chunks: impl Iterator<Item = C>, f: impl Fn(C) + Sync) {
+    let mut chunks = chunks.peekable();
+    let Some(first) = chunks.next() else {
+        return;
+    };
+    match ComputeTaskPool::try_get() {
+        Some(pool) if chunks.peek().is_some() => {
+            let f = &f;
+            pool.scope(|scope| {
+                for chunk in std::iter::once(first).chain(chunks) {
+                    scope.spawn(async move { f(chunk) });
+                }
+            });
+        }
+        _ => std::iter::once(first).chain(chunks).for_each(f),
+    }
+}
+
+/// One table's values of a component a pass writes, with their change
+/// ticks, from a contiguous query: a value written with
+/// [`set`](Self::set) is marked changed, as a write through `Mut` is, and
+/// one left alone is not.
+pub(crate) struct Written<'a, T> {
+    values: &'a mut [T],
+    changed: &'a mut [Tick],
+    this_run: Tick,
+}
+
+impl<'a, T> Written<'a, T> {
+    /// The values of `column` and `ticks` (from
+    /// [`ContiguousMut::bypass_change_detection_split`]).
+    pub(crate) fn new(values: &'a mut [T], ticks: &'a mut ContiguousComponentTicksMut<'_>) -> Self {
+        let this_run = ticks.this_run();
+        Self {
+            values,
+            changed: ticks.changed_mut(),
+            this_run,
+        }
+    }
+
+    /// The values, to read.
+    #[inline]
+    pub(crate) fn get(&self) -> &[T] {
+        self.values
+    }
+
+    /// Writes value `i` and marks it changed.
+    #[inline]
+    pub(crate) fn set(&mut self, i: usize, value: T) {
+        self.values[i] = value;
+        self.changed[i] = self.this_run;
+    }
+
+    /// Chunks of `len` values (the last shorter).
+    pub(crate) fn chunks(&mut self, len: usize) -> impl Iterator<Item = Written<'_, T>> {
+        let this_run = self.this_run;
+        self.values
+            .chunks_mut(len)
+            .zip(self.changed.chunks_mut(len))
+            .map(move |(values, changed)| Written {
+                values,
+                changed,
+                this_run,
+            })
+    }
 }

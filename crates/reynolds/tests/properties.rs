@@ -420,3 +420,151 @@ proptest! {
         prop_assert!(step.cursor >= start, "the cursor went back: {} < {start}", step.cursor);
     }
 }
+
+/// A value as a game has it, or now and then (one time in `1 + odds`) one
+/// from `odd`.
+fn mostly<T: std::fmt::Debug + Clone + 'static>(
+    usual: impl Strategy<Value = T> + 'static,
+    odd: impl Strategy<Value = T> + 'static,
+) -> BoxedStrategy<T> {
+    prop_oneof![8 => usual.boxed(), 1 => odd.boxed()].boxed()
+}
+
+/// A limit that is now and then 0, -0, infinite, NaN or negative.
+fn any_limit() -> BoxedStrategy<f32> {
+    mostly(
+        limit(),
+        prop_oneof![
+            Just(0.0f32),
+            Just(-0.0f32),
+            Just(f32::INFINITY),
+            Just(f32::NAN),
+            Just(-1.0f32),
+            Just(1e38f32),
+        ],
+    )
+}
+
+/// One agent for [`step_vehicles`]: each field mostly as a game has it (in
+/// range, a unit heading, the chapter's vehicle), now and then anything at
+/// all, so a lane of eight often holds one of each.
+fn lane() -> impl Strategy<Value = (Kinematics, Vec2, Vec2, Vehicle)> {
+    let huge = || prop_oneof![Just(f32::MAX), Just(-f32::MAX), Just(1e30f32)];
+    let pos = mostly(vec(-1e4f32..1e4), vec(prop_oneof![any_float(), huge()]));
+    let vel = mostly(
+        vec(-300f32..300.0),
+        prop_oneof![
+            vec(any_float()),
+            // Exactly the heading's threshold, and just under it.
+            Just(Vec2::X),
+            Just(Vec2::new(0.0, -0.99)),
+        ],
+    );
+    let heading = mostly(
+        any_finite().prop_map(Vec2::from_angle),
+        prop_oneof![
+            vec(any_float()),
+            Just(Vec2::ZERO),
+            any_finite().prop_map(|a| Vec2::from_angle(a) * 1.001),
+        ],
+    );
+    let steer = mostly(vec(-3e3f32..3e3), vec(prop_oneof![any_float(), huge()]));
+    let turn = mostly(
+        Just(f32::INFINITY),
+        prop_oneof![0.0f32..10.0, Just(f32::NAN), Just(-1.0f32), Just(0.0f32)],
+    );
+    (
+        pos,
+        vel,
+        heading,
+        steer,
+        (any_limit(), any_limit(), any_limit(), turn),
+    )
+        .prop_map(
+            |(pos, vel, heading, steer, (max_speed, max_force, mass, max_turn_rate))| {
+                let vehicle = Vehicle {
+                    limits: Limits {
+                        max_speed,
+                        max_force,
+                    },
+                    mass,
+                    max_turn_rate,
+                };
+                (Kinematics { pos, vel }, heading, steer, vehicle)
+            },
+        )
+}
+
+/// `step_vehicles` against `step_vehicle` lane by lane, to the bit.
+fn assert_lanes_step_as_one_by_one(lanes: [(Kinematics, Vec2, Vec2, Vehicle); 8], dt: f32) {
+    let agents = lanes.map(|l| l.0);
+    let headings = lanes.map(|l| l.1);
+    let steering = lanes.map(|l| l.2);
+    let vehicles = lanes.map(|l| l.3);
+    let (next, facing) = step_vehicles(&agents, &headings, &steering, &vehicles, dt);
+    let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
+    for i in 0..8 {
+        let (one, one_facing) = step_vehicle(agents[i], headings[i], steering[i], vehicles[i], dt);
+        assert_eq!(
+            bits(next[i].pos),
+            bits(one.pos),
+            "lane {i} position: {:?}",
+            lanes[i]
+        );
+        assert_eq!(
+            bits(next[i].vel),
+            bits(one.vel),
+            "lane {i} velocity: {:?}",
+            lanes[i]
+        );
+        assert_eq!(
+            bits(facing[i]),
+            bits(one_facing),
+            "lane {i} heading: {:?}",
+            lanes[i]
+        );
+    }
+}
+
+/// The overflows random lanes seldom reach: a position, a velocity and a
+/// speed too big for a float, and a step too long.
+#[test]
+fn eight_lanes_step_the_overflows_as_one_by_one() {
+    let unlimited = Vehicle {
+        limits: Limits {
+            max_speed: f32::INFINITY,
+            max_force: f32::INFINITY,
+        },
+        ..Vehicle::default()
+    };
+    let agent =
+        |pos: Vec2, vel: Vec2, steer: Vec2| (Kinematics { pos, vel }, Vec2::X, steer, unlimited);
+    let usual = agent(Vec2::ZERO, Vec2::new(100.0, 0.0), Vec2::ZERO);
+    let edges = [
+        agent(Vec2::new(f32::MAX, 0.0), Vec2::new(1e38, 0.0), Vec2::ZERO),
+        agent(
+            Vec2::ZERO,
+            Vec2::new(f32::MAX, 0.0),
+            Vec2::new(f32::MAX, 0.0),
+        ),
+        agent(Vec2::ZERO, Vec2::splat(3e38), Vec2::ZERO),
+    ];
+    for edge in edges {
+        let mut lanes = [usual; 8];
+        lanes[3] = edge;
+        assert_lanes_step_as_one_by_one(lanes, 0.5);
+    }
+    // A step so long that a usual velocity overflows the position.
+    assert_lanes_step_as_one_by_one([usual; 8], 1e37);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Eight lanes at once step each agent exactly as `step_vehicle` does,
+    /// bit for bit (NaN aside, which no step returns).
+    #[test]
+    fn eight_lanes_step_as_one_by_one(lanes in prop::array::uniform8(lane()), dt in dt()) {
+        assert_lanes_step_as_one_by_one(lanes, dt);
+    }
+}
