@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_reynolds::model;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::{Position, Velocity};
-use steering_lab::{BehaviorKind, Scenario, headless_app, run_steps};
+use steering_lab::{BehaviorKind, Scenario, headless_app, headless_app_with_threads, run_steps};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -456,5 +456,121 @@ fn outside_the_fixed_loop_transforms_are_written_in_the_same_frame() {
         let pos = get::<Position>(&app, agent).0;
         let drawn = get::<Transform>(&app, agent).translation.truncate();
         assert_eq!(drawn, pos, "the transform lags the simulation");
+    }
+}
+
+/// Puts an agent in another table.
+#[derive(Component)]
+struct InTableB;
+
+/// Puts an agent in a third table.
+#[derive(Component)]
+struct InTableC;
+
+/// The integration runs over each table's columns, eight agents at a time,
+/// split between threads: every agent of every table must come out of one
+/// step exactly as the model steps it alone, with its own push, and a still
+/// agent's heading must not be marked changed.
+#[test]
+fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
+    let mut app = headless_app_with_threads(60.0, 1, SteeringSettings::default(), Some(2));
+    app.add_systems(FixedUpdate, push.in_set(SteeringSystems::Forces));
+    // Past the 1,024 agents from which a pass splits between threads, and
+    // not a multiple of eight; some turn-limited (stepped one by one).
+    let n = 3001;
+    let agents: Vec<Entity> = (0..n)
+        .map(|i| {
+            let f = i as f32;
+            let still = i % 11 == 0;
+            let mut agent = app.world_mut().spawn((
+                SteeringAgent,
+                Position(Vec2::new(
+                    100.0 + (f * 7.3) % 800.0,
+                    100.0 + (f * 3.1) % 500.0,
+                )),
+                Velocity(if still {
+                    Vec2::ZERO
+                } else {
+                    Vec2::from_angle(f * 0.1) * (f % 230.0)
+                }),
+                Heading(Dir2::new(Vec2::from_angle(f * 0.37)).unwrap()),
+                Push {
+                    force: if still {
+                        Vec2::ZERO
+                    } else {
+                        Vec2::from_angle(f * 0.7) * (f % 500.0)
+                    },
+                    priority: Priority::Normal,
+                    on: true,
+                },
+            ));
+            // Most in one table, so that it splits between threads too.
+            match i % 10 {
+                1 => drop(agent.insert(InTableB)),
+                2 => drop(agent.insert(InTableC)),
+                _ => {}
+            }
+            if i % 7 == 0 {
+                agent.insert(SteeringOverride {
+                    max_turn_rate: Some(2.0),
+                    ..default()
+                });
+            }
+            agent.id()
+        })
+        .collect();
+    // The first update runs no step; after it, each runs one.
+    app.update();
+    let before: Vec<_> = agents
+        .iter()
+        .map(|&e| {
+            let agent = app.world().entity(e);
+            (
+                agent.get::<Position>().unwrap().0,
+                agent.get::<Velocity>().unwrap().0,
+                agent.get::<Heading>().unwrap().0,
+                agent.get_change_ticks::<Heading>().unwrap().changed,
+            )
+        })
+        .collect();
+    run_steps(&mut app, 1, |_| {});
+    let dt = app
+        .world()
+        .resource::<Time<Fixed>>()
+        .timestep()
+        .as_secs_f32();
+    let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
+    for (i, (&e, &(pos, vel, heading, changed))) in agents.iter().zip(&before).enumerate() {
+        let agent = app.world().entity(e);
+        let params = agent.get::<SteeringParams>().unwrap();
+        let force = agent.get::<Push>().unwrap().force;
+        let (next, facing) = model::step_vehicle(
+            model::Kinematics { pos, vel },
+            heading.as_vec2(),
+            force,
+            params.vehicle(),
+            dt,
+        );
+        assert_eq!(
+            bits(agent.get::<Position>().unwrap().0),
+            bits(next.pos),
+            "agent {i} position"
+        );
+        assert_eq!(
+            bits(agent.get::<Velocity>().unwrap().0),
+            bits(next.vel),
+            "agent {i} velocity"
+        );
+        assert_eq!(
+            bits(agent.get::<Heading>().unwrap().0.as_vec2()),
+            bits(facing),
+            "agent {i} heading"
+        );
+        let turned = agent.get_change_ticks::<Heading>().unwrap().changed != changed;
+        assert_eq!(
+            turned,
+            facing != heading.as_vec2(),
+            "agent {i} heading marked changed"
+        );
     }
 }

@@ -76,35 +76,32 @@ pub(crate) fn for_each<D, F>(
     for_each_init(pass, query, || (), move |_, item| f(item));
 }
 
-/// How many agents of one table each task of `pass` takes: all of them
-/// below [`Pass::parallel_from`], else an even share of each thread's
-/// batches.
-pub(crate) fn chunk_len(pass: Pass, len: usize) -> usize {
+/// How many agents each task of `pass` takes, of `total` in all: `None`
+/// below [`Pass::parallel_from`] (all on this thread), else an even share
+/// of each thread's batches.
+pub(crate) fn task_len(pass: Pass, total: usize) -> Option<usize> {
     let threads = ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num().max(1));
-    if len < pass.parallel_from || threads == 1 {
-        len.max(1)
-    } else {
-        len.div_ceil(threads * pass.batches_per_thread).max(1)
-    }
+    (total >= pass.parallel_from && threads > 1)
+        .then(|| total.div_ceil(threads * pass.batches_per_thread).max(1))
 }
 
-/// `f` on each chunk: on this thread if there is one, else each a task of
-/// Bevy's compute pool (this thread taking its share).
-pub(crate) fn for_each_chunk<C: Send>(chunks: impl Iterator<Item = C>, f: impl Fn(C) + Sync) {
-    let mut chunks = chunks.peekable();
-    let Some(first) = chunks.next() else {
-        return;
-    };
+/// `f` on each chunk: in parallel, each a task of Bevy's compute pool
+/// (this thread taking its share), or all on this thread.
+pub(crate) fn for_each_chunk<C: Send>(
+    parallel: bool,
+    chunks: impl Iterator<Item = C>,
+    f: impl Fn(C) + Sync,
+) {
     match ComputeTaskPool::try_get() {
-        Some(pool) if chunks.peek().is_some() => {
+        Some(pool) if parallel => {
             let f = &f;
             pool.scope(|scope| {
-                for chunk in std::iter::once(first).chain(chunks) {
+                for chunk in chunks {
                     scope.spawn(async move { f(chunk) });
                 }
             });
         }
-        _ => std::iter::once(first).chain(chunks).for_each(f),
+        _ => chunks.for_each(f),
     }
 }
 
@@ -144,7 +141,7 @@ impl<'a, T> Written<'a, T> {
     }
 
     /// Chunks of `len` values (the last shorter).
-    pub(crate) fn chunks(&mut self, len: usize) -> impl Iterator<Item = Written<'_, T>> {
+    pub(crate) fn into_chunks(self, len: usize) -> impl Iterator<Item = Written<'a, T>> {
         let this_run = self.this_run;
         self.values
             .chunks_mut(len)

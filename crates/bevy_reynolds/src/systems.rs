@@ -1,7 +1,7 @@
 //! The systems of each stage of [`SteeringSystems`](crate::SteeringSystems).
 //! Each is a thin loop over the core's pure functions.
 
-use bevy::ecs::change_detection::ContiguousMut;
+use bevy::ecs::change_detection::{ContiguousComponentTicksMut, ContiguousMut};
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use reynolds::{self as model, Kinematics};
@@ -295,7 +295,8 @@ pub(crate) fn record_outputs(
 /// item by item, eight agents at a time ([`model::step_vehicles`]): an
 /// agent's step is a chain of three square roots and three divisions, and
 /// eight lanes take each once for eight agents (100k critters: 11.5 → 7.4
-/// ns an agent-step, see BENCHMARKS.md).
+/// ns an agent-step; the level's 10k agents in several tables, 23 → 16.5,
+/// with one scope for all tables; see BENCHMARKS.md).
 pub(crate) fn integrate(
     settings: Res<SteeringSettings>,
     writeback: Res<Writeback>,
@@ -319,52 +320,100 @@ pub(crate) fn integrate(
         // their velocities.
         moves: *writeback != Writeback::Physics,
     };
+    let agents_count = agents.count();
     let Ok(tables) = agents.contiguous_iter_mut() else {
         // Every component it reads is stored in tables, so this cannot
         // happen unless one of them changes storage.
         error_once!("the integration's query is not dense: agents are not moved");
         return;
     };
-    for (pos, previous, vel, heading, steering, params) in tables {
-        let (pos, mut pos_ticks) = ContiguousMut::bypass_change_detection_split(pos);
-        let (previous, mut previous_ticks) = ContiguousMut::bypass_change_detection_split(previous);
-        let (vel, mut vel_ticks) = ContiguousMut::bypass_change_detection_split(vel);
-        let (heading, mut heading_ticks) = ContiguousMut::bypass_change_detection_split(heading);
-        let mut moved = Moved {
-            pos: Written::new(pos, &mut pos_ticks),
-            previous: Written::new(previous, &mut previous_ticks),
-            vel: Written::new(vel, &mut vel_ticks),
-            heading: Written::new(heading, &mut heading_ticks),
-        };
-        let n = crate::passes::chunk_len(crate::passes::CHEAP, steering.len());
-        let chunks = moved
-            .chunks(n)
-            .zip(steering.chunks(n).zip(params.chunks(n)));
-        crate::passes::for_each_chunk(chunks, |(mut moved, (steering, params))| {
-            let len = steering.len();
-            let mut start = 0;
-            // Eight at a time (`step_vehicles`), the rest one by one.
-            while start + model::LANES <= len {
-                let agents = std::array::from_fn(|k| moved.kinematics(start + k));
-                let headings = std::array::from_fn(|k| moved.heading.get()[start + k].0.as_vec2());
-                let forces = std::array::from_fn(|k| {
-                    params[start + k].combine.apply(&steering[start + k].0)
-                });
-                let vehicles = std::array::from_fn(|k| params[start + k].vehicle());
-                let (next, facing) =
-                    model::step_vehicles(&agents, &headings, &forces, &vehicles, step.dt);
-                for k in 0..model::LANES {
-                    let stepped = step.finish(agents[k].pos, headings[k], next[k], facing[k]);
-                    moved.set(start + k, stepped);
+    // One scope for the chunks of up to `TABLES` tables at once: a scope
+    // a table would wake the other threads once a table.
+    let task_len = crate::passes::task_len(crate::passes::CHEAP, agents_count);
+    let mut tables = tables.map(|(pos, previous, vel, heading, steering, params)| Table {
+        pos: ContiguousMut::bypass_change_detection_split(pos),
+        previous: ContiguousMut::bypass_change_detection_split(previous),
+        vel: ContiguousMut::bypass_change_detection_split(vel),
+        heading: ContiguousMut::bypass_change_detection_split(heading),
+        steering,
+        params,
+    });
+    loop {
+        let mut some: [Option<Table>; TABLES] = Default::default();
+        for slot in &mut some {
+            *slot = tables.next();
+        }
+        if some[0].is_none() {
+            return;
+        }
+        let chunks = some
+            .iter_mut()
+            .flatten()
+            .flat_map(|table| table.chunks(task_len.unwrap_or(usize::MAX)));
+        crate::passes::for_each_chunk(
+            task_len.is_some(),
+            chunks,
+            |(mut moved, (steering, params))| {
+                let len = steering.len();
+                let mut start = 0;
+                // Eight at a time (`step_vehicles`), the rest one by one.
+                while start + model::LANES <= len {
+                    let agents = std::array::from_fn(|k| moved.kinematics(start + k));
+                    let headings =
+                        std::array::from_fn(|k| moved.heading.get()[start + k].0.as_vec2());
+                    let forces = std::array::from_fn(|k| {
+                        params[start + k].combine.apply(&steering[start + k].0)
+                    });
+                    let vehicles = std::array::from_fn(|k| params[start + k].vehicle());
+                    let (next, facing) =
+                        model::step_vehicles(&agents, &headings, &forces, &vehicles, step.dt);
+                    for k in 0..model::LANES {
+                        let stepped = step.finish(agents[k].pos, headings[k], next[k], facing[k]);
+                        moved.set(start + k, stepped);
+                    }
+                    start += model::LANES;
                 }
-                start += model::LANES;
-            }
-            for i in start..len {
-                let Kinematics { pos, vel } = moved.kinematics(i);
-                let heading = moved.heading.get()[i].0;
-                moved.set(i, step.agent(pos, vel, heading, &steering[i], &params[i]));
-            }
-        });
+                for i in start..len {
+                    let Kinematics { pos, vel } = moved.kinematics(i);
+                    let heading = moved.heading.get()[i].0;
+                    moved.set(i, step.agent(pos, vel, heading, &steering[i], &params[i]));
+                }
+            },
+        );
+    }
+}
+
+/// How many tables [`integrate`] splits between threads at once.
+const TABLES: usize = 8;
+
+/// A column's values and their ticks.
+type Column<'w, T> = (&'w mut [T], ContiguousComponentTicksMut<'w>);
+
+/// One table's columns, as [`integrate`] reads and writes them.
+struct Table<'w> {
+    pos: Column<'w, Position>,
+    previous: Column<'w, PreviousPosition>,
+    vel: Column<'w, Velocity>,
+    heading: Column<'w, Heading>,
+    steering: &'w [SteeringAccumulator],
+    params: &'w [SteeringParams],
+}
+
+impl Table<'_> {
+    /// Its agents in chunks of `len`.
+    fn chunks(
+        &mut self,
+        len: usize,
+    ) -> impl Iterator<Item = (Moved<'_>, (&[SteeringAccumulator], &[SteeringParams]))> {
+        let (steering, params) = (self.steering, self.params);
+        Moved {
+            pos: Written::new(self.pos.0, &mut self.pos.1),
+            previous: Written::new(self.previous.0, &mut self.previous.1),
+            vel: Written::new(self.vel.0, &mut self.vel.1),
+            heading: Written::new(self.heading.0, &mut self.heading.1),
+        }
+        .into_chunks(len)
+        .zip(steering.chunks(len).zip(params.chunks(len)))
     }
 }
 
@@ -376,12 +425,12 @@ struct Moved<'a> {
     heading: Written<'a, Heading>,
 }
 
-impl Moved<'_> {
-    fn chunks(&mut self, len: usize) -> impl Iterator<Item = Moved<'_>> {
+impl<'a> Moved<'a> {
+    fn into_chunks(self, len: usize) -> impl Iterator<Item = Moved<'a>> {
         self.pos
-            .chunks(len)
-            .zip(self.previous.chunks(len))
-            .zip(self.vel.chunks(len).zip(self.heading.chunks(len)))
+            .into_chunks(len)
+            .zip(self.previous.into_chunks(len))
+            .zip(self.vel.into_chunks(len).zip(self.heading.into_chunks(len)))
             .map(|((pos, previous), (vel, heading))| Moved {
                 pos,
                 previous,
