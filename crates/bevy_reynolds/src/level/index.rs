@@ -232,21 +232,37 @@ const NEARBY: usize = 32;
 /// or an edge's in its area): those a probe from where the agent is, within
 /// its reach, could touch. An avoiding agent probes up to 30 directions a
 /// step, all from there, as far and as wide: each tests these few rather
-/// than look them up again, the circles eight at a time.
+/// than look them up again, eight lanes at a time.
 #[derive(Debug, Clone)]
 pub(crate) struct Nearby {
     shapes: [(u32, Shape); NEARBY],
     len: usize,
-    /// The circles among them as the probes see them, by lane: the offset
-    /// of each centre and `offset² - (radius + the probe's radius)²`, so a
-    /// probe's test is a dot product and a square root. Lanes past the
-    /// last circle hold one that is never hit.
-    to_x: [f32; NEARBY],
-    to_y: [f32; NEARBY],
-    c: [f32; NEARBY],
+    /// The circles among them, and each wall's two round ends, as the
+    /// probes see them, by lane: the offset of each centre and `offset² -
+    /// (radius + the probe's radius)²`, so a probe's test is a dot product
+    /// and a square root. Lanes past the last hold one that is never hit.
+    to_x: [f32; ROUND_LANES],
+    to_y: [f32; ROUND_LANES],
+    c: [f32; ROUND_LANES],
     /// Each lane's place in `shapes`.
-    lane_shape: [u8; NEARBY],
+    lane_shape: [u8; ROUND_LANES],
     circles: usize,
+    /// The walls' two long sides, by lane: one end, the unit vector along
+    /// the wall, the distance of the probes' start from its line
+    /// (`(from - a) · normal`) and its length. Lanes past the last have a
+    /// length of -1, along which nothing lies.
+    wall_x: [f32; NEARBY],
+    wall_y: [f32; NEARBY],
+    along_x: [f32; NEARBY],
+    along_y: [f32; NEARBY],
+    off_line: [f32; NEARBY],
+    wall_len: [f32; NEARBY],
+    side_shape: [u8; NEARBY],
+    sides: usize,
+    /// Walls the probes start inside (or not finite): tested as
+    /// [`Probe::hit`] tests them.
+    odd_walls: [u8; NEARBY],
+    odd: usize,
     /// Where, how far and how wide its probes are (the reach a little
     /// padded).
     from: Vec2,
@@ -265,11 +281,21 @@ impl Default for Nearby {
         Self {
             shapes: [(0, none); NEARBY],
             len: 0,
-            to_x: [0.0; NEARBY],
-            to_y: [0.0; NEARBY],
-            c: [f32::INFINITY; NEARBY],
-            lane_shape: [0; NEARBY],
+            to_x: [0.0; ROUND_LANES],
+            to_y: [0.0; ROUND_LANES],
+            c: [f32::INFINITY; ROUND_LANES],
+            lane_shape: [0; ROUND_LANES],
             circles: 0,
+            wall_x: [0.0; NEARBY],
+            wall_y: [0.0; NEARBY],
+            along_x: [0.0; NEARBY],
+            along_y: [0.0; NEARBY],
+            off_line: [0.0; NEARBY],
+            wall_len: [-1.0; NEARBY],
+            side_shape: [0; NEARBY],
+            sides: 0,
+            odd_walls: [0; NEARBY],
+            odd: 0,
             from: Vec2::ZERO,
             reach: 0.0,
             radius: 0.0,
@@ -284,9 +310,11 @@ impl Nearby {
     /// [`offer`](Self::offer). `false` if any is not finite: then probes
     /// test every shape.
     pub(crate) fn start(&mut self, from: Vec2, length: f32, radius: f32) -> bool {
-        // Lanes a previous gathering used hold circles never hit again.
+        // Lanes a previous gathering used hold shapes never hit again.
         self.c[..self.circles.next_multiple_of(LANES)].fill(f32::INFINITY);
-        (self.len, self.circles, self.complete) = (0, 0, true);
+        self.wall_len[..self.sides.next_multiple_of(LANES)].fill(-1.0);
+        (self.len, self.circles, self.sides, self.odd) = (0, 0, 0, 0);
+        self.complete = true;
         let reach = length + radius;
         if !(from.is_finite() && reach.is_finite()) {
             self.overflow();
@@ -320,45 +348,92 @@ impl Nearby {
         if self.len == NEARBY {
             return self.overflow();
         }
-        if let Shape::Circle { center, radius } = *shape {
-            // What `Probe::hit` computes of it, operation for operation.
-            let to = center - self.from;
-            let radius = radius + self.radius;
-            let lane = self.circles;
-            self.to_x[lane] = to.x;
-            self.to_y[lane] = to.y;
-            self.c[lane] = to.length_squared() - radius * radius;
-            self.lane_shape[lane] = self.len as u8;
-            self.circles += 1;
+        let slot = self.len as u8;
+        // What `Probe::hit` computes of each, operation for operation.
+        match *shape {
+            Shape::Circle { center, radius } => self.round(slot, center, radius + self.radius),
+            Shape::Wall { a, b } => {
+                let away = self.from - reynolds::closest_on_segment(self.from, a, b);
+                if !(a.is_finite() && b.is_finite()) || away.length() <= self.radius {
+                    self.odd_walls[self.odd] = slot;
+                    self.odd += 1;
+                } else {
+                    // `ray_capsule`: its round ends, then its long sides.
+                    self.round(slot, a, self.radius);
+                    self.round(slot, b, self.radius);
+                    let ab = b - a;
+                    let len = ab.length();
+                    if len > 0.0 {
+                        let along = ab / len;
+                        let lane = self.sides;
+                        (self.wall_x[lane], self.wall_y[lane]) = (a.x, a.y);
+                        (self.along_x[lane], self.along_y[lane]) = (along.x, along.y);
+                        self.off_line[lane] = (self.from - a).dot(along.perp());
+                        self.wall_len[lane] = len;
+                        self.side_shape[lane] = slot;
+                        self.sides += 1;
+                    }
+                }
+            }
         }
         self.shapes[self.len] = (i, *shape);
         self.len += 1;
     }
 
+    /// A disc round `center`, `radius` wide with the probe, in the next
+    /// round lane.
+    fn round(&mut self, slot: u8, center: Vec2, radius: f32) {
+        let to = center - self.from;
+        let lane = self.circles;
+        self.to_x[lane] = to.x;
+        self.to_y[lane] = to.y;
+        self.c[lane] = to.length_squared() - radius * radius;
+        self.lane_shape[lane] = slot;
+        self.circles += 1;
+    }
+
     /// Gives up on gathering: probes test every shape.
     pub(crate) fn overflow(&mut self) {
-        (self.len, self.circles, self.complete) = (0, 0, false);
+        (self.len, self.circles, self.sides, self.odd) = (0, 0, 0, 0);
+        self.complete = false;
     }
 
     /// The first gathered shape the probe touches (the lowest-numbered of
     /// those it touches first): its number, the shape, and how far along.
     /// The same as testing each with [`Probe::hit`], to the bit.
     pub(crate) fn first_hit(&self, probe: &Probe) -> Option<(u32, Shape, f32)> {
-        let gathered = self.shapes[..self.len].iter().copied();
         if probe.from != self.from || probe.radius != self.radius {
             // Not a probe it was gathered for.
-            return first_hit_among(gathered, probe);
+            return first_hit_among(self.shapes[..self.len].iter().copied(), probe);
         }
-        let walls = gathered.filter(|(_, shape)| matches!(shape, Shape::Wall { .. }));
-        let mut best = first_hit_among(walls, probe);
+        let odd = self.odd_walls[..self.odd]
+            .iter()
+            .map(|&k| self.shapes[k as usize]);
+        let mut best = first_hit_among(odd, probe);
+        let mut keep = |lanes: f32x8, hits: f32x8, shape_of: &[u8]| {
+            let mut hits = hits.to_bitmask();
+            let t = lanes.to_array();
+            while hits != 0 {
+                let lane = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                let (i, shape) = self.shapes[shape_of[lane] as usize];
+                let t = t[lane];
+                if best.is_none_or(|(b, _, bt)| comes_first((i, t), (b, bt))) {
+                    best = Some((i, shape, t));
+                }
+            }
+        };
         let (dir_x, dir_y) = (f32x8::splat(probe.dir.x), f32x8::splat(probe.dir.y));
         let (zero, length) = (f32x8::ZERO, f32x8::splat(probe.length));
-        let lanes = self.circles.next_multiple_of(LANES);
-        for start in (0..lanes).step_by(LANES) {
-            let load = |a: &[f32; NEARBY]| {
-                f32x8::new(*a[start..start + LANES].as_array().expect("eight lanes"))
-            };
-            let (to_x, to_y, c) = (load(&self.to_x), load(&self.to_y), load(&self.c));
+        let load = |a: &[f32], start: usize| {
+            f32x8::new(*a[start..start + LANES].as_array().expect("eight lanes"))
+        };
+        for start in (0..self.circles.next_multiple_of(LANES)).step_by(LANES) {
+            let (to_x, to_y, c) = (
+                load(&self.to_x, start),
+                load(&self.to_y, start),
+                load(&self.c, start),
+            );
             // `ray_circle`: from inside, a hit at once unless on its way
             // out; from outside, where it enters, if it does. (Inside,
             // `c <= 0` makes the square root at least `|b|`, so `t` is 0.)
@@ -368,21 +443,35 @@ impl Nearby {
             let enters = b.simd_gt(zero) & disc.simd_ge(zero);
             let t = (b - disc.sqrt()).max(zero);
             let hits = inside.select(b.simd_ge(zero), enters) & t.simd_le(length);
-            let mut hits = hits.to_bitmask();
-            let t = t.to_array();
-            while hits != 0 {
-                let lane = hits.trailing_zeros() as usize;
-                hits &= hits - 1;
-                let (i, shape) = self.shapes[self.lane_shape[start + lane] as usize];
-                let t = t[lane];
-                if best.is_none_or(|(b, _, bt)| comes_first((i, t), (b, bt))) {
-                    best = Some((i, shape, t));
-                }
+            keep(t, hits, &self.lane_shape[start..]);
+        }
+        let (from_x, from_y) = (f32x8::splat(probe.from.x), f32x8::splat(probe.from.y));
+        let radius = probe.radius;
+        for start in (0..self.sides.next_multiple_of(LANES)).step_by(LANES) {
+            let (along_x, along_y) = (load(&self.along_x, start), load(&self.along_y, start));
+            let (wall_x, wall_y) = (load(&self.wall_x, start), load(&self.wall_y, start));
+            let (off_line, len) = (load(&self.off_line, start), load(&self.wall_len, start));
+            // `ray_capsule`'s long sides: lines parallel to the wall,
+            // `radius` off it (the normal is the direction along, turned
+            // left), where the probe crosses them within the wall's length.
+            let facing = dir_x * -along_y + dir_y * along_x;
+            for side in [radius, -radius] {
+                let t = (f32x8::splat(side) - off_line) / facing;
+                let s = ((from_x + dir_x * t) - wall_x) * along_x
+                    + ((from_y + dir_y * t) - wall_y) * along_y;
+                // Parallel to the wall, `t` is infinite or NaN: past any
+                // probe's length (a gathering's is finite), as no crossing.
+                let hits = t.simd_ge(zero) & s.simd_ge(zero) & s.simd_le(len) & t.simd_le(length);
+                keep(t, hits, &self.side_shape[start..]);
             }
         }
         best
     }
 }
+
+/// The most lanes of discs a [`Nearby`] holds: a circle takes one, a wall
+/// two (its ends).
+const ROUND_LANES: usize = 2 * NEARBY;
 
 /// Circles a [`Nearby`] tests at once.
 const LANES: usize = 8;
