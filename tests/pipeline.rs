@@ -459,18 +459,31 @@ fn outside_the_fixed_loop_transforms_are_written_in_the_same_frame() {
     }
 }
 
-/// Puts an agent in another table.
+/// Puts an agent in table `N` (with `SteeringOverride`, in another again).
 #[derive(Component)]
-struct InTableB;
+struct InTable<const N: u8>;
 
-/// Puts an agent in a third table.
-#[derive(Component)]
-struct InTableC;
+/// Puts `agent` in table `k` of ten (0: the one without a marker).
+fn put_in_table(agent: &mut EntityWorldMut, k: usize) {
+    match k {
+        1 => drop(agent.insert(InTable::<1>)),
+        2 => drop(agent.insert(InTable::<2>)),
+        3 => drop(agent.insert(InTable::<3>)),
+        4 => drop(agent.insert(InTable::<4>)),
+        5 => drop(agent.insert(InTable::<5>)),
+        6 => drop(agent.insert(InTable::<6>)),
+        7 => drop(agent.insert(InTable::<7>)),
+        8 => drop(agent.insert(InTable::<8>)),
+        9 => drop(agent.insert(InTable::<9>)),
+        _ => {}
+    }
+}
 
 /// The integration runs over each table's columns, eight agents at a time,
-/// split between threads: every agent of every table must come out of one
-/// step exactly as the model steps it alone, with its own push, and a still
-/// agent's heading must not be marked changed.
+/// split between threads, the chunks of eight tables at once: every agent
+/// of all twenty tables must come out of one step exactly as the model
+/// steps it alone, with its own push, and a still agent's heading must not
+/// be marked changed.
 #[test]
 fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
     let mut app = headless_app_with_threads(60.0, 1, SteeringSettings::default(), Some(2));
@@ -504,12 +517,9 @@ fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
                     on: true,
                 },
             ));
-            // Most in one table, so that it splits between threads too.
-            match i % 10 {
-                1 => drop(agent.insert(InTableB)),
-                2 => drop(agent.insert(InTableC)),
-                _ => {}
-            }
+            // Most in one table, so that it splits between threads too;
+            // the rest in more tables than one scope takes.
+            put_in_table(&mut agent, if i % 20 < 10 { i % 20 } else { 0 });
             if i % 7 == 0 {
                 agent.insert(SteeringOverride {
                     max_turn_rate: Some(2.0),

@@ -4,6 +4,8 @@
 //! pool, which costs a wake-up each (tens of microseconds on a busy
 //! machine, more than stepping a few hundred agents costs): below a pass's
 //! [`Pass::parallel_from`] agents it runs on the thread its system runs on.
+//! A pass over a contiguous query's columns as slices ([`task_len`],
+//! [`for_each_chunk`], [`Written`]) splits the same way.
 
 use bevy::ecs::batching::BatchingStrategy;
 use bevy::ecs::change_detection::{ContiguousComponentTicksMut, Tick};
@@ -108,7 +110,8 @@ pub(crate) fn for_each_chunk<C: Send>(
 /// One table's values of a component a pass writes, with their change
 /// ticks, from a contiguous query: a value written with
 /// [`set`](Self::set) is marked changed, as a write through `Mut` is, and
-/// one left alone is not.
+/// one left alone is not. (Where a game enables Bevy's `track_location`,
+/// the place recorded as the last change's is left as it was.)
 pub(crate) struct Written<'a, T> {
     values: &'a mut [T],
     changed: &'a mut [Tick],
@@ -116,8 +119,8 @@ pub(crate) struct Written<'a, T> {
 }
 
 impl<'a, T> Written<'a, T> {
-    /// The values of `column` and `ticks` (from
-    /// [`ContiguousMut::bypass_change_detection_split`]).
+    /// `values` and their `ticks`, the two halves of
+    /// [`ContiguousMut::bypass_change_detection_split`](bevy::ecs::change_detection::ContiguousMut::bypass_change_detection_split).
     pub(crate) fn new(values: &'a mut [T], ticks: &'a mut ContiguousComponentTicksMut<'_>) -> Self {
         let this_run = ticks.this_run();
         Self {
