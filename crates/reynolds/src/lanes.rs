@@ -48,15 +48,14 @@ pub fn step_vehicles(
         let each: [(Kinematics, Vec2); LANES] = std::array::from_fn(alone);
         return (each.map(|(k, _)| k), each.map(|(_, h)| h));
     }
-    let lanes = |f: &dyn Fn(usize) -> f32| f32x8::new(std::array::from_fn(f));
-    let (px, py) = (lanes(&|i| agents[i].pos.x), lanes(&|i| agents[i].pos.y));
-    let (vx, vy) = (lanes(&|i| agents[i].vel.x), lanes(&|i| agents[i].vel.y));
-    let (hx, hy) = (lanes(&|i| headings[i].x), lanes(&|i| headings[i].y));
-    let (sx, sy) = (lanes(&|i| steering[i].x), lanes(&|i| steering[i].y));
-    let max_speed = lanes(&|i| vehicles[i].limits.max_speed);
-    let max_force = lanes(&|i| vehicles[i].limits.max_force);
-    let mass = lanes(&|i| vehicles[i].mass);
-    let turn_rate = lanes(&|i| vehicles[i].max_turn_rate);
+    let (px, py) = (lanes(|i| agents[i].pos.x), lanes(|i| agents[i].pos.y));
+    let (vx, vy) = (lanes(|i| agents[i].vel.x), lanes(|i| agents[i].vel.y));
+    let (hx, hy) = (lanes(|i| headings[i].x), lanes(|i| headings[i].y));
+    let (sx, sy) = (lanes(|i| steering[i].x), lanes(|i| steering[i].y));
+    let max_speed = lanes(|i| vehicles[i].limits.max_speed);
+    let max_force = lanes(|i| vehicles[i].limits.max_force);
+    let mass = lanes(|i| vehicles[i].mass);
+    let turn_rate = lanes(|i| vehicles[i].max_turn_rate);
     let (zero, one, infinity) = (f32x8::ZERO, f32x8::ONE, f32x8::splat(f32::INFINITY));
     let dt = f32x8::splat(dt);
     let finite = |x: f32x8| x.abs().simd_lt(infinity);
@@ -111,4 +110,10 @@ pub fn step_vehicles(
         };
     }
     (next, facing)
+}
+
+/// Eight lanes, lane `i` being `f(i)`.
+#[inline(always)]
+fn lanes(f: impl Fn(usize) -> f32) -> f32x8 {
+    f32x8::new(std::array::from_fn(f))
 }
