@@ -340,9 +340,18 @@ impl Nearby {
         // distance to a box needs no square root.
         let (min, max) = shape.bounds();
         let outside = (min - self.from).max(self.from - max).max(Vec2::ZERO);
-        if outside.length_squared() > self.reach * self.reach
-            || shape.distance(self.from) > self.reach
-        {
+        if outside.length_squared() > self.reach * self.reach {
+            return;
+        }
+        // `Shape::distance`, a wall's kept for whether the probes start
+        // inside it.
+        let distance = match *shape {
+            Shape::Circle { .. } => shape.distance(self.from),
+            Shape::Wall { a, b } => {
+                (self.from - reynolds::closest_on_segment(self.from, a, b)).length()
+            }
+        };
+        if distance > self.reach {
             return;
         }
         if self.len == NEARBY {
@@ -353,8 +362,7 @@ impl Nearby {
         match *shape {
             Shape::Circle { center, radius } => self.round(slot, center, radius + self.radius),
             Shape::Wall { a, b } => {
-                let away = self.from - reynolds::closest_on_segment(self.from, a, b);
-                if !(a.is_finite() && b.is_finite()) || away.length() <= self.radius {
+                if !(a.is_finite() && b.is_finite()) || distance <= self.radius {
                     self.odd_walls[self.odd] = slot;
                     self.odd += 1;
                 } else {
