@@ -479,6 +479,18 @@ fn put_in_table(agent: &mut EntityWorldMut, k: usize) {
     }
 }
 
+/// Puts agent `i` in one of twenty tables: most (about two thirds of
+/// 3,001, more than half) in one, so that it splits between two threads
+/// too, the rest in more tables than one scope takes (every seventh with
+/// `overrides`, in a table of its own again).
+fn spread_over_tables(mut agent: EntityWorldMut, i: usize, overrides: SteeringOverride) -> Entity {
+    put_in_table(&mut agent, if i % 40 < 10 { i % 40 } else { 0 });
+    if i.is_multiple_of(7) {
+        agent.insert(overrides);
+    }
+    agent.id()
+}
+
 /// The integration runs over each table's columns, eight agents at a time,
 /// split between threads, the chunks of eight tables at once: every agent
 /// of all twenty tables must come out of one step exactly as the model
@@ -495,7 +507,7 @@ fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
         .map(|i| {
             let f = i as f32;
             let still = i % 11 == 0;
-            let mut agent = app.world_mut().spawn((
+            let agent = app.world_mut().spawn((
                 SteeringAgent,
                 Position(Vec2::new(
                     100.0 + (f * 7.3) % 800.0,
@@ -517,16 +529,14 @@ fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
                     on: true,
                 },
             ));
-            // Most in one table, so that it splits between threads too;
-            // the rest in more tables than one scope takes.
-            put_in_table(&mut agent, if i % 20 < 10 { i % 20 } else { 0 });
-            if i % 7 == 0 {
-                agent.insert(SteeringOverride {
+            spread_over_tables(
+                agent,
+                i,
+                SteeringOverride {
                     max_turn_rate: Some(2.0),
                     ..default()
-                });
-            }
-            agent.id()
+                },
+            )
         })
         .collect();
     // The first update runs no step; after it, each runs one.
@@ -581,6 +591,140 @@ fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
             turned,
             facing != heading.as_vec2(),
             "agent {i} heading marked changed"
+        );
+    }
+}
+
+/// The behaviors run over each table's columns too, split between threads,
+/// the chunks of eight tables at once: every agent of all twenty tables
+/// must come out of one step with exactly the forces the model gives its
+/// behavior alone, in their groups, and only a wanderer's wander state may
+/// be marked changed.
+#[test]
+fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
+    let mut app = headless_app_with_threads(60.0, 1, SteeringSettings::default(), Some(2));
+    let point = Vec2::new(480.0, 330.0);
+    let mover = app
+        .world_mut()
+        .spawn((
+            Position(Vec2::new(300.0, 200.0)),
+            Velocity(Vec2::new(90.0, -40.0)),
+        ))
+        .id();
+    let behavior = |i: usize| match i % 9 {
+        0 => Behavior::Seek(Target::Point(point)),
+        1 => Behavior::Arrive(Target::Point(point)),
+        2 => Behavior::Flee(Target::Point(point)),
+        3 => Behavior::Pursue(Target::Entity(mover)),
+        4 => Behavior::Evade(Target::Entity(mover)),
+        5 => Behavior::Wander,
+        6 => Behavior::Graze(Target::Point(point)),
+        7 => Behavior::Blend(vec![
+            Weighted::new(0.5, Steer::Wander),
+            Weighted {
+                priority: Priority::Critical,
+                ..Weighted::new(2.0, Steer::Seek(Target::Entity(mover)))
+            },
+        ]),
+        _ => Behavior::Idle,
+    };
+    // Past the 1,024 agents from which a pass splits between threads.
+    let n = 3001;
+    let agents: Vec<Entity> = (0..n)
+        .map(|i| {
+            let f = i as f32;
+            let agent = app.world_mut().spawn((
+                SteeringAgent,
+                behavior(i),
+                Position(Vec2::new(
+                    100.0 + (f * 7.3) % 800.0,
+                    100.0 + (f * 3.1) % 500.0,
+                )),
+                Velocity(Vec2::from_angle(f * 0.1) * (f % 230.0)),
+            ));
+            spread_over_tables(
+                agent,
+                i,
+                SteeringOverride {
+                    max_speed: Some(150.0),
+                    ..default()
+                },
+            )
+        })
+        .collect();
+    // The first update runs no step; after it, each runs one.
+    app.update();
+    let before: Vec<_> = agents
+        .iter()
+        .map(|&e| {
+            let agent = app.world().entity(e);
+            (
+                model::Kinematics {
+                    pos: agent.get::<Position>().unwrap().0,
+                    vel: agent.get::<Velocity>().unwrap().0,
+                },
+                agent.get_change_ticks::<WanderAngle>().unwrap().changed,
+                agent.get_change_ticks::<WanderRng>().unwrap().changed,
+            )
+        })
+        .collect();
+    run_steps(&mut app, 1, |_| {});
+    let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
+    let (mover_pos, mover_vel) = (Vec2::new(300.0, 200.0), Vec2::new(90.0, -40.0));
+    for (i, (&e, &(agent_before, angle_ticked, rng_ticked))) in
+        agents.iter().zip(&before).enumerate()
+    {
+        let agent = app.world().entity(e);
+        let params = agent.get::<SteeringParams>().unwrap();
+        let angle = agent.get::<WanderAngle>().unwrap().0;
+        let model::Kinematics { pos, vel } = agent_before;
+        let max = params.max_speed;
+        let mut expected = model::PriorityGroups::default();
+        let mut wanders = false;
+        agent
+            .get::<Behavior>()
+            .unwrap()
+            .for_each_part(params.graze_flee_weight, |part| {
+                let at = |target: Target| match target {
+                    Target::Point(p) => (p, Vec2::ZERO),
+                    Target::Entity(_) => (mover_pos, mover_vel),
+                };
+                let desired = match part.steer {
+                    Steer::Seek(t) => model::seek(pos, at(t).0, max),
+                    Steer::Arrive(t) => model::arrive(pos, at(t).0, max, params.slowing_radius),
+                    Steer::Flee(t) => model::flee(pos, vel, at(t).0, max, params.panic_radius),
+                    Steer::Pursue(t) => model::pursue(pos, at(t).0, at(t).1, max),
+                    Steer::Evade(t) => {
+                        model::evade(pos, vel, at(t).0, at(t).1, max, params.panic_radius)
+                    }
+                    Steer::Wander => {
+                        wanders = true;
+                        model::wander(angle, max)
+                    }
+                };
+                expected.add(
+                    part.priority.group(),
+                    model::steering(desired, vel, params.response_time) * part.weight,
+                );
+            });
+        let asked = agent.get::<SteeringAccumulator>().unwrap().0;
+        for group in 0..model::PRIORITY_GROUPS {
+            assert_eq!(
+                bits(asked.groups[group]),
+                bits(expected.groups[group]),
+                "agent {i}, group {group}"
+            );
+        }
+        let angle_changed =
+            agent.get_change_ticks::<WanderAngle>().unwrap().changed != angle_ticked;
+        let rng_changed = agent.get_change_ticks::<WanderRng>().unwrap().changed != rng_ticked;
+        assert_eq!(
+            angle_changed, wanders,
+            "agent {i} wander angle marked changed"
+        );
+        assert_eq!(
+            rng_changed, wanders,
+            "agent {i} random numbers marked changed"
         );
     }
 }

@@ -107,6 +107,48 @@ pub(crate) fn for_each_chunk<C: Send>(
     }
 }
 
+/// How many tables [`for_each_table_chunk!`] splits between threads at once.
+pub(crate) const TABLES: usize = 8;
+
+/// One table of a contiguous query, as a pass splits it between threads.
+pub(crate) trait Chunks {
+    /// A run of the table's agents: the same columns, shorter.
+    type Chunk<'a>: Send
+    where
+        Self: 'a;
+
+    /// The table's agents in chunks of `len` (the last shorter).
+    fn chunks(&mut self, len: usize) -> impl Iterator<Item = Self::Chunk<'_>>;
+}
+
+/// `for_each_table_chunk!(pass, total, tables, f)`: `f` on every chunk of
+/// every table of `tables` (of [`Chunks`]), which hold `total` agents:
+/// [`task_len`] agents a task, the tables [`TABLES`] at a time in one scope
+/// (a scope a table would wake the other threads once a table); below
+/// [`Pass::parallel_from`], all on this thread.
+///
+/// A macro, not a function: a function would take `f` for chunks of any
+/// lifetime, which a table's chunks (borrowing the table) cannot be.
+macro_rules! for_each_table_chunk {
+    ($pass:expr, $total:expr, $tables:expr, $f:expr $(,)?) => {{
+        let len = $crate::passes::task_len($pass, $total);
+        let mut tables = $tables;
+        loop {
+            let mut some: [Option<_>; $crate::passes::TABLES] =
+                std::array::from_fn(|_| tables.next());
+            if some[0].is_none() {
+                break;
+            }
+            let chunks = some
+                .iter_mut()
+                .flatten()
+                .flat_map(|table| $crate::passes::Chunks::chunks(table, len.unwrap_or(usize::MAX)));
+            $crate::passes::for_each_chunk(len.is_some(), chunks, $f);
+        }
+    }};
+}
+pub(crate) use for_each_table_chunk;
+
 /// One table's values of a component a pass writes, with their change
 /// ticks, from a contiguous query: a value written with
 /// [`set`](Self::set) is marked changed, as a write through `Mut` is, and
@@ -141,6 +183,13 @@ impl<'a, T> Written<'a, T> {
     pub(crate) fn set(&mut self, i: usize, value: T) {
         self.values[i] = value;
         self.changed[i] = self.this_run;
+    }
+
+    /// Value `i`, to change in place: marked changed.
+    #[inline]
+    pub(crate) fn get_mut(&mut self, i: usize) -> &mut T {
+        self.changed[i] = self.this_run;
+        &mut self.values[i]
     }
 
     /// Chunks of `len` values (the last shorter).

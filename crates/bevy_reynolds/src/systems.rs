@@ -128,7 +128,7 @@ fn desired_velocity(
     params: &SteeringParams,
     targets: &Targets,
     cache: &mut TargetCache,
-    wander: &mut (Mut<WanderAngle>, Mut<WanderRng>),
+    wander: &mut Wandering,
     dt: f32,
 ) -> Option<Vec2> {
     let Kinematics { pos, vel } = kinematics;
@@ -156,12 +156,27 @@ fn desired_velocity(
             let (threat, threat_vel) = resolve(target, targets, cache)?;
             model::evade(pos, vel, threat, threat_vel, max_speed, params.panic_radius)
         }
-        Steer::Wander => {
-            let (angle, rng) = wander;
-            angle.0 = model::wander_step(angle.0, dt, params.wander_rate, rng.unit());
-            model::wander(angle.0, max_speed)
-        }
+        Steer::Wander => model::wander(wander.step(dt, params.wander_rate), max_speed),
     })
+}
+
+/// One agent's wander angle and random numbers, in its table's columns:
+/// written (and marked changed) only if a part of its behavior wanders.
+struct Wandering<'a, 'w> {
+    angles: &'a mut Written<'w, WanderAngle>,
+    rngs: &'a mut Written<'w, WanderRng>,
+    agent: usize,
+}
+
+impl Wandering<'_, '_> {
+    /// The agent's wander angle, one step on.
+    #[inline]
+    fn step(&mut self, dt: f32, rate: f32) -> f32 {
+        let unit = self.rngs.get_mut(self.agent).unit();
+        let angle = self.angles.get_mut(self.agent);
+        angle.0 = model::wander_step(angle.0, dt, rate, unit);
+        angle.0
+    }
 }
 
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors),
@@ -169,6 +184,11 @@ fn desired_velocity(
 /// starts the step with its flocking force, if it flocks, and each part of
 /// its [`Behavior`] chooses a desired velocity and adds its weighted
 /// steering toward it.
+///
+/// Over each table's columns as slices (a contiguous query), as
+/// [`integrate`] is: an agent handed to a closure item by item cost a copy
+/// of its eight fetched columns and a change tick written for each column
+/// it could write (100k critters: see BENCHMARKS.md).
 pub(crate) fn behave(
     time: Res<Time>,
     ground: Res<GroundPlane>,
@@ -195,55 +215,132 @@ pub(crate) fn behave(
         query: &targets,
         ground: *ground,
     };
-    crate::passes::for_each_init(
-        crate::passes::CHEAP,
-        &mut agents,
-        || None,
-        |cache: &mut TargetCache,
-         (entity, pos, vel, behavior, params, angle, rng, mut steering)| {
+    let total = agents.count();
+    let Ok(tables) = agents.contiguous_iter_mut() else {
+        // Every component it reads is stored in tables, so this cannot
+        // happen unless one of them changes storage.
+        error_once!("the behaviors' query is not dense: agents do not steer");
+        return;
+    };
+    let tables = tables.map(
+        |(entities, pos, vel, behaviors, params, angles, rngs, steering)| Behaving {
+            read: Read {
+                entities,
+                pos,
+                vel,
+                behaviors,
+                params,
+            },
+            angles: ContiguousMut::bypass_change_detection_split(angles),
+            rngs: ContiguousMut::bypass_change_detection_split(rngs),
+            steering: ContiguousMut::bypass_change_detection_split(steering),
+        },
+    );
+    crate::passes::for_each_table_chunk!(crate::passes::CHEAP, total, tables, |chunk| {
+        let (read, mut angles, mut rngs, mut steering) = chunk;
+        let mut cache: TargetCache = None;
+        for i in 0..read.entities.len() {
+            let entity = read.entities[i];
+            let vel = read.vel[i].0;
             let kinematics = Kinematics {
-                pos: pos.0,
-                vel: vel.0,
+                pos: read.pos[i].0,
+                vel,
             };
-            // Kept as `Mut`: only a wandering part writes them (and marks
-            // them changed).
-            let mut wander = (angle, rng);
-            // Written whole here rather than cleared after use: one write a
-            // step.
-            let groups = &mut steering.0;
-            *groups = default();
+            let params = &read.params[i];
+            let mut groups = model::PriorityGroups::default();
             // Found over this step's grid, so the flocking pass need not
             // visit every flocker again to add it.
             if let Some((group, force)) = flock_forces.get(entity, stamp) {
                 groups.add(group, force);
             }
-            let Some(behavior) = behavior else {
-                return;
-            };
-            behavior.for_each_part(params.graze_flee_weight, |part| {
-                let desired = desired_velocity(
-                    part.steer,
-                    kinematics,
-                    params,
-                    &targets,
-                    cache,
-                    &mut wander,
-                    dt,
-                )
-                .unwrap_or_else(|| {
-                    warn_once!(
-                        "agent {entity} steers toward an entity that no longer exists \
+            if let Some(behavior) = read.behaviors.map(|behaviors| &behaviors[i]) {
+                let mut wander = Wandering {
+                    angles: &mut angles,
+                    rngs: &mut rngs,
+                    agent: i,
+                };
+                behavior.for_each_part(params.graze_flee_weight, |part| {
+                    let desired = desired_velocity(
+                        part.steer,
+                        kinematics,
+                        params,
+                        &targets,
+                        &mut cache,
+                        &mut wander,
+                        dt,
+                    )
+                    .unwrap_or_else(|| {
+                        warn_once!(
+                            "agent {entity} steers toward an entity that no longer exists \
                              (or has no Position or GlobalTransform); that part of its behavior \
                              asks for no steering"
-                    );
-                    vel.0
+                        );
+                        vel
+                    });
+                    // The part's weight is already sane (`for_each_part`).
+                    let force = model::steering(desired, vel, params.response_time) * part.weight;
+                    groups.add(part.priority.group(), force);
                 });
-                // The part's weight is already sane (`for_each_part`).
-                let force = model::steering(desired, vel.0, params.response_time) * part.weight;
-                groups.add(part.priority.group(), force);
-            });
-        },
-    );
+            }
+            // Written whole rather than cleared after use: one write a step.
+            steering.set(i, SteeringAccumulator(groups));
+        }
+    });
+}
+
+/// The columns of one table [`behave`] only reads.
+#[derive(Clone, Copy)]
+struct Read<'w> {
+    entities: &'w [Entity],
+    pos: &'w [Position],
+    vel: &'w [Velocity],
+    behaviors: Option<&'w [Behavior]>,
+    params: &'w [SteeringParams],
+}
+
+impl<'w> Read<'w> {
+    /// Agents `range` of the table.
+    fn slice(self, range: std::ops::Range<usize>) -> Self {
+        Self {
+            entities: &self.entities[range.clone()],
+            pos: &self.pos[range.clone()],
+            vel: &self.vel[range.clone()],
+            behaviors: self.behaviors.map(|behaviors| &behaviors[range.clone()]),
+            params: &self.params[range],
+        }
+    }
+}
+
+/// One table's columns, as [`behave`] reads and writes them.
+struct Behaving<'w> {
+    read: Read<'w>,
+    angles: Column<'w, WanderAngle>,
+    rngs: Column<'w, WanderRng>,
+    steering: Column<'w, SteeringAccumulator>,
+}
+
+impl crate::passes::Chunks for Behaving<'_> {
+    type Chunk<'a>
+        = (
+        Read<'a>,
+        Written<'a, WanderAngle>,
+        Written<'a, WanderRng>,
+        Written<'a, SteeringAccumulator>,
+    )
+    where
+        Self: 'a;
+
+    fn chunks(&mut self, len: usize) -> impl Iterator<Item = Self::Chunk<'_>> {
+        let read = self.read;
+        let total = read.entities.len();
+        let starts = (0..total).step_by(len.max(1));
+        starts
+            .map(move |start| read.slice(start..(start + len).min(total)))
+            .zip(Written::new(self.angles.0, &mut self.angles.1).into_chunks(len))
+            .zip(Written::new(self.rngs.0, &mut self.rngs.1).into_chunks(len))
+            .zip(Written::new(self.steering.0, &mut self.steering.1).into_chunks(len))
+            .map(|(((read, angles), rngs), steering)| (read, angles, rngs, steering))
+    }
 }
 
 /// Part of [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate),
@@ -320,17 +417,14 @@ pub(crate) fn integrate(
         // their velocities.
         moves: *writeback != Writeback::Physics,
     };
-    let agents_count = agents.count();
+    let total = agents.count();
     let Ok(tables) = agents.contiguous_iter_mut() else {
         // Every component it reads is stored in tables, so this cannot
         // happen unless one of them changes storage.
         error_once!("the integration's query is not dense: agents are not moved");
         return;
     };
-    // One scope for the chunks of up to `TABLES` tables at once: a scope
-    // a table would wake the other threads once a table.
-    let task_len = crate::passes::task_len(crate::passes::CHEAP, agents_count);
-    let mut tables = tables.map(|(pos, previous, vel, heading, steering, params)| Table {
+    let tables = tables.map(|(pos, previous, vel, heading, steering, params)| Table {
         pos: ContiguousMut::bypass_change_detection_split(pos),
         previous: ContiguousMut::bypass_change_detection_split(previous),
         vel: ContiguousMut::bypass_change_detection_split(vel),
@@ -338,53 +432,34 @@ pub(crate) fn integrate(
         steering,
         params,
     });
-    loop {
-        let mut some: [Option<Table>; TABLES] = Default::default();
-        for slot in &mut some {
-            *slot = tables.next();
+    crate::passes::for_each_table_chunk!(crate::passes::CHEAP, total, tables, |(
+        mut moved,
+        (steering, params),
+    )| {
+        let len = steering.len();
+        let mut start = 0;
+        // Eight at a time (`step_vehicles`), the rest one by one.
+        while start + model::LANES <= len {
+            let agents = std::array::from_fn(|k| moved.kinematics(start + k));
+            let headings = std::array::from_fn(|k| moved.heading.get()[start + k].0.as_vec2());
+            let forces =
+                std::array::from_fn(|k| params[start + k].combine.apply(&steering[start + k].0));
+            let vehicles = std::array::from_fn(|k| params[start + k].vehicle());
+            let (next, facing) =
+                model::step_vehicles(&agents, &headings, &forces, &vehicles, step.dt);
+            for k in 0..model::LANES {
+                let stepped = step.finish(agents[k].pos, headings[k], next[k], facing[k]);
+                moved.set(start + k, stepped);
+            }
+            start += model::LANES;
         }
-        if some[0].is_none() {
-            return;
+        for i in start..len {
+            let Kinematics { pos, vel } = moved.kinematics(i);
+            let heading = moved.heading.get()[i].0;
+            moved.set(i, step.agent(pos, vel, heading, &steering[i], &params[i]));
         }
-        let chunks = some
-            .iter_mut()
-            .flatten()
-            .flat_map(|table| table.chunks(task_len.unwrap_or(usize::MAX)));
-        crate::passes::for_each_chunk(
-            task_len.is_some(),
-            chunks,
-            |(mut moved, (steering, params))| {
-                let len = steering.len();
-                let mut start = 0;
-                // Eight at a time (`step_vehicles`), the rest one by one.
-                while start + model::LANES <= len {
-                    let agents = std::array::from_fn(|k| moved.kinematics(start + k));
-                    let headings =
-                        std::array::from_fn(|k| moved.heading.get()[start + k].0.as_vec2());
-                    let forces = std::array::from_fn(|k| {
-                        params[start + k].combine.apply(&steering[start + k].0)
-                    });
-                    let vehicles = std::array::from_fn(|k| params[start + k].vehicle());
-                    let (next, facing) =
-                        model::step_vehicles(&agents, &headings, &forces, &vehicles, step.dt);
-                    for k in 0..model::LANES {
-                        let stepped = step.finish(agents[k].pos, headings[k], next[k], facing[k]);
-                        moved.set(start + k, stepped);
-                    }
-                    start += model::LANES;
-                }
-                for i in start..len {
-                    let Kinematics { pos, vel } = moved.kinematics(i);
-                    let heading = moved.heading.get()[i].0;
-                    moved.set(i, step.agent(pos, vel, heading, &steering[i], &params[i]));
-                }
-            },
-        );
-    }
+    },);
 }
-
-/// How many tables [`integrate`] splits between threads at once.
-const TABLES: usize = 8;
 
 /// A column's values and their ticks.
 type Column<'w, T> = (&'w mut [T], ContiguousComponentTicksMut<'w>);
@@ -399,12 +474,13 @@ struct Table<'w> {
     params: &'w [SteeringParams],
 }
 
-impl Table<'_> {
-    /// Its agents in chunks of `len`.
-    fn chunks(
-        &mut self,
-        len: usize,
-    ) -> impl Iterator<Item = (Moved<'_>, (&[SteeringAccumulator], &[SteeringParams]))> {
+impl crate::passes::Chunks for Table<'_> {
+    type Chunk<'a>
+        = (Moved<'a>, (&'a [SteeringAccumulator], &'a [SteeringParams]))
+    where
+        Self: 'a;
+
+    fn chunks(&mut self, len: usize) -> impl Iterator<Item = Self::Chunk<'_>> {
         let (steering, params) = (self.steering, self.params);
         Moved {
             pos: Written::new(self.pos.0, &mut self.pos.1),

@@ -36,12 +36,14 @@ pub fn arrive(pos: Vec2, target: Vec2, max_speed: f32, slowing_radius: f32) -> V
     let max_speed = sanitize_speed(max_speed);
     let to_target = finite_or_zero(target - pos);
     let d = to_target.length();
-    let speed = if d < slowing_radius {
-        max_speed * d / slowing_radius
-    } else {
-        max_speed
-    };
-    finite_or_zero(direction(to_target) * speed)
+    if d < slowing_radius {
+        // Along `to_target / d` at `max_speed * d / slowing_radius`: the
+        // distance cancels, and with it a square root and two divisions.
+        // (A ratio that overflows comes of a radius under 1e-36 px, inside
+        // which every distance squares to 0: on the target, it stops.)
+        return finite_or_zero(to_target * (max_speed / slowing_radius));
+    }
+    direction(to_target) * max_speed
 }
 
 /// Flee: full speed, straight away from the threat, inside `panic_radius`.

@@ -24,6 +24,13 @@ pub fn finite_or_zero(v: Vec2) -> Vec2 {
 /// vectors, whose squared length would underflow or overflow.
 #[inline]
 pub fn direction(v: Vec2) -> Vec2 {
+    // The common case first: a squared length that is a normal float, so
+    // one square root and one division give the unit vector as exactly as
+    // a plain normalize. NaN fails the test.
+    let length_squared = v.length_squared();
+    if (f32::MIN_POSITIVE..f32::MAX).contains(&length_squared) {
+        return v * (1.0 / length_squared.sqrt());
+    }
     let v = finite_or_zero(v);
     let largest = v.abs().max_element();
     if largest == 0.0 {
@@ -123,7 +130,8 @@ pub fn truncated(v: Vec2, max_length: f32) -> Vec2 {
 #[inline]
 pub fn steering(desired: Vec2, vel: Vec2, response_time: f32) -> Vec2 {
     let change = finite_or_zero(desired) - finite_or_zero(vel);
-    let force = change / sanitize_response_time(response_time);
+    // One division, ready before `change` is.
+    let force = change * (1.0 / sanitize_response_time(response_time));
     if force.is_finite() {
         force
     } else {

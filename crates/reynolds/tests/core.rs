@@ -179,6 +179,11 @@ fn arrive_with_a_bad_radius_is_seek_and_never_nan() {
         assert_eq!(arrive(Vec2::ZERO, Vec2::ZERO, 220.0, r), Vec2::ZERO);
     }
     assert_eq!(arrive(pos, Vec2::ZERO, 220.0, f32::INFINITY), Vec2::ZERO);
+    // So tiny a radius that 220 / radius overflows: on the target.
+    assert_eq!(
+        arrive(Vec2::ZERO, Vec2::new(1e-38, 0.0), 220.0, 1e-37),
+        Vec2::ZERO
+    );
     for v in non_finite_vectors() {
         assert_finite(arrive(v, Vec2::ZERO, 220.0, 150.0), "arrive");
     }
