@@ -4,8 +4,9 @@
 //! pool, which costs a wake-up each (tens of microseconds on a busy
 //! machine, more than stepping a few hundred agents costs): below a pass's
 //! [`Pass::parallel_from`] agents it runs on the thread its system runs on.
-//! A pass over a contiguous query's columns as slices ([`task_len`],
-//! [`for_each_chunk`], [`Written`]) splits the same way.
+//! A pass over a contiguous query's columns as slices (each table a
+//! [`Chunks`], split by [`for_each_table_chunk!`], its writes through
+//! [`Written`]) splits the same way.
 
 use bevy::ecs::batching::BatchingStrategy;
 use bevy::ecs::change_detection::{ContiguousComponentTicksMut, Tick};
