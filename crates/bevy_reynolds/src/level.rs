@@ -44,6 +44,7 @@
 //! otherwise keep pointing into it).
 
 mod index;
+mod lists;
 
 use std::sync::Arc;
 
@@ -460,6 +461,9 @@ pub(crate) fn avoid_obstacles(
             };
             memory.look_ahead = length;
             memory.looking = dir;
+            if sees_obstacles {
+                index.note_reach(probe.length + probe.radius);
+            }
 
             let area = containment.filter(|a| a.points.len() >= 3);
             // Outside its area, straight back in before anything else.
@@ -535,10 +539,33 @@ pub(crate) fn avoid_obstacles(
                         if sees_obstacles {
                             index.gather_near(&probe, near_obstacles);
                         }
-                        let near = Some(&*near_obstacles);
-                        let way = model::best_way(dir, intent_dir, side, probe.length, |d| {
-                            first_hit(&Probe { dir: d, ..probe }, near).map(|h| h.3)
-                        });
+                        let near = &*near_obstacles;
+                        let around = Around {
+                            blocked: |d| {
+                                first_hit(&Probe { dir: d, ..probe }, Some(near)).map(|h| h.3)
+                            },
+                            // The same, as a yes or no: cheaper.
+                            clear: |d, reach| {
+                                let probe = Probe { dir: d, ..probe };
+                                let obstacles = match near.complete {
+                                    _ if !sees_obstacles => true,
+                                    true => near.clear(&probe, reach),
+                                    false => index.first_hit(&probe).is_none_or(|h| h.3 >= reach),
+                                };
+                                obstacles
+                                    && match area {
+                                        Some(_) if near_edges.complete => {
+                                            near_edges.clear(&probe, reach)
+                                        }
+                                        Some(area) => {
+                                            index::first_hit_among(area_edges(&area.points), &probe)
+                                                .is_none_or(|h| h.2 >= reach)
+                                        }
+                                        None => true,
+                                    }
+                            },
+                        };
+                        let way = model::best_way(dir, intent_dir, side, probe.length, around);
                         // The nearer the hit, the more of the force goes
                         // into turning: only the velocity's part along the
                         // way is kept, none of it pressed toward the
@@ -600,6 +627,23 @@ pub(crate) fn avoid_obstacles(
             }
         })
     });
+}
+
+/// What is round an avoiding agent, for [`best_way`](model::best_way): how
+/// far it is free along a direction, and whether it is clear.
+struct Around<B, C> {
+    blocked: B,
+    clear: C,
+}
+
+impl<B: Fn(Vec2) -> Option<f32>, C: Fn(Vec2, f32) -> bool> model::Surroundings for Around<B, C> {
+    fn blocked(&self, dir: Vec2) -> Option<f32> {
+        (self.blocked)(dir)
+    }
+
+    fn clear(&self, dir: Vec2, reach: f32) -> bool {
+        (self.clear)(dir, reach)
+    }
 }
 
 /// A closed polygon's edges, numbered, as walls.

@@ -2,10 +2,13 @@
 //! few of them near one agent ([`Nearby`]), gathered once for all the
 //! probes it casts in a step.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use bevy::prelude::*;
 use reynolds::{Probe, Shape};
 use wide::f32x8;
 
+use super::lists::ReachLists;
 use crate::neighbors::floor;
 
 /// Every obstacle's shapes where they are this step, in a uniform grid so
@@ -14,6 +17,9 @@ use crate::neighbors::floor;
 #[derive(Resource, Debug, Default)]
 pub struct ObstacleIndex {
     pub(super) shapes: Vec<(Entity, u32, Shape)>,
+    /// Each shape's bounding circle (its radius a little padded): a probe
+    /// that passes farther from it than its own radius cannot touch it.
+    rough: Vec<(Vec2, f32)>,
     cell: f32,
     /// The grid's first cell and how many cells it has each way: it covers
     /// the shapes' bounds, densely.
@@ -27,6 +33,14 @@ pub struct ObstacleIndex {
     fill: Vec<u32>,
     /// Shapes too big for the grid, tested by every probe.
     big: Vec<u32>,
+    /// Each cell's shapes within a probe's reach of it.
+    lists: ReachLists,
+    /// The longest reach (length and radius) of a probe cast this step, as
+    /// `f32` bits: the lists are made for it in the next.
+    widest: AtomicU32,
+    /// What the grid and lists were last made of: the shapes, the cell
+    /// size asked for and the reach.
+    built: (Vec<(Entity, u32, Shape)>, f32, f32),
 }
 
 /// A shape that would cover more cells than this is tested by every probe.
@@ -79,12 +93,54 @@ impl ObstacleIndex {
         }
     }
 
+    /// Notes that a probe reaching `reach` (its length and radius) was cast
+    /// this step. (A load first: the widest rarely changes, and a write to
+    /// what every thread reads costs them all.)
+    pub(crate) fn note_reach(&self, reach: f32) {
+        // Not negative, so the bits order as the numbers do.
+        if reach.is_finite() && reach > f32::from_bits(self.widest.load(Ordering::Relaxed)) {
+            self.widest.fetch_max(reach.to_bits(), Ordering::Relaxed);
+        }
+    }
+
+    /// Makes the grid of the shapes, in cells of about `cell`, and the
+    /// lists for probes as wide as the widest noted since the last time:
+    /// unless nothing changed.
     pub(super) fn rebuild(&mut self, cell: f32) {
-        self.cell = if cell.is_finite() && cell > 0.0 {
+        let widest = f32::from_bits(self.widest.swap(0, Ordering::Relaxed));
+        let cell = if cell.is_finite() && cell > 0.0 {
             cell
         } else {
             64.0
         };
+        // In steps of half a cell (so speeds changing a little do not make
+        // new lists each step), at most four cells: a probe reaching
+        // farther walks the grid.
+        let reach = ((widest / (0.5 * cell)).ceil() * 0.5 * cell).min(4.0 * cell);
+        let reach = if reach.is_finite() { reach } else { 0.0 };
+        if self.built.0 == self.shapes && self.built.1 == cell && self.built.2 == reach {
+            return;
+        }
+        self.built.0.clone_from(&self.shapes);
+        (self.built.1, self.built.2) = (cell, reach);
+        self.make_grid(cell);
+        let mut lists = std::mem::take(&mut self.lists);
+        let shapes = self
+            .shapes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, _, shape))| {
+                // Shapes in the grid (the big ones are tested by every probe).
+                let bounds = shape.bounds();
+                self.cell_range(bounds.0, bounds.1)
+                    .map(|_| (i as u32, bounds, self.rough[i]))
+            });
+        lists.build(reach, (self.cell, self.origin, self.size), shapes);
+        self.lists = lists;
+    }
+
+    fn make_grid(&mut self, cell: f32) {
+        self.cell = cell;
         // The shapes' bounds, in cells; bigger cells if that is too many.
         let max_cells = MIN_GRID_CELLS.max(GRID_CELLS_PER_SHAPE * self.shapes.len() as i64);
         let (lo, hi) = loop {
@@ -104,6 +160,14 @@ impl ObstacleIndex {
             }
             self.cell *= 2.0;
         };
+        self.rough.clear();
+        self.rough.extend(self.shapes.iter().map(|(_, _, shape)| {
+            let (center, radius) = match *shape {
+                Shape::Circle { center, radius } => (center, radius),
+                Shape::Wall { a, b } => ((a + b) * 0.5, 0.5 * a.distance(b)),
+            };
+            (center, radius * (1.0 + 1e-4) + 1e-3)
+        }));
         self.big.clear();
         self.items.clear();
         self.starts.clear();
@@ -158,17 +222,45 @@ impl ObstacleIndex {
     /// the shape, and how far along the probe.
     pub fn first_hit(&self, probe: &Probe) -> Option<(Entity, u32, Shape, f32)> {
         let mut best: Option<(u32, f32)> = None;
-        let mut test = |i: u32| {
-            let shape = &self.shapes[i as usize].2;
-            if let Some(t) = probe.hit(shape)
+        let exact = |i: u32, best: &mut Option<(u32, f32)>| {
+            if let Some(t) = probe.hit(&self.shapes[i as usize].2)
                 && best.is_none_or(|(b, bt)| comes_first((i, t), (b, bt)))
             {
-                best = Some((i, t));
+                *best = Some((i, t));
             }
+        };
+        // Rounding: the hit test and the distance to the probe's line
+        // differ by ulps of the coordinates (as in `Nearby::start`).
+        let slack = probe.radius
+            + 1e-4 * (probe.from.abs().max_element() + probe.length + probe.radius)
+            + 1e-3;
+        // (A probe whose direction is not a unit vector is tested as it is.)
+        let unit = (probe.dir.length_squared() - 1.0).abs() < 1e-4;
+        // The list of the cell it starts in, if there is one for a probe
+        // this long: those it passes near, tested exactly.
+        let listed = unit
+            && self
+                .lists
+                .passing((probe.from, probe.dir, probe.length), slack, |i| {
+                    exact(i, &mut best)
+                });
+        let mut test = |i: u32| {
+            // Else most shapes near a probe are beside it: one dot product
+            // rules them out (NaN rules nothing out).
+            if let Some(&(center, radius)) = self.rough.get(i as usize).filter(|_| unit) {
+                let to = center - probe.from;
+                let along = to.dot(probe.dir).max(0.0).min(probe.length);
+                let reach = radius + slack;
+                if (to - probe.dir * along).length_squared() > reach * reach {
+                    return;
+                }
+            }
+            exact(i, &mut best);
         };
         let end = probe.from + probe.dir * probe.length;
         let reach = Vec2::splat(probe.radius);
         match self.cell_range(probe.from.min(end) - reach, probe.from.max(end) + reach) {
+            _ if listed => self.big.iter().copied().for_each(&mut test),
             Some((lo, hi)) => {
                 if self.size.x > 0 {
                     self.for_each_cell(lo, hi, |list| list.iter().copied().for_each(&mut test));
@@ -189,6 +281,21 @@ impl ObstacleIndex {
     pub(crate) fn gather_near(&self, probe: &Probe, near: &mut Nearby) {
         let (from, reach) = (probe.from, probe.length + probe.radius);
         if !near.start(from, probe.length, probe.radius) {
+            return;
+        }
+        // The cell's list, if there is one that reaches as far: every
+        // shape whose bounding circle is within reach (and rounding) of
+        // `from`, once.
+        let rounding = 1e-4 * from.abs().max_element() + 1e-3;
+        let listed = self
+            .lists
+            .passing((from, Vec2::X, 0.0), near.reach + rounding, |i| {
+                near.offer(i, &self.shapes[i as usize].2);
+            });
+        if listed {
+            for &i in &self.big {
+                near.offer(i, &self.shapes[i as usize].2);
+            }
             return;
         }
         let slack = Vec2::splat(reach);
@@ -333,14 +440,16 @@ impl Nearby {
     /// than once).
     #[inline]
     pub(crate) fn offer(&mut self, i: u32, shape: &Shape) {
-        if !self.complete || self.shapes[..self.len].iter().any(|&(j, _)| j == i) {
+        if !self.complete {
             return;
         }
         // Its bounds first: most shapes offered are out of reach, and the
         // distance to a box needs no square root.
         let (min, max) = shape.bounds();
         let outside = (min - self.from).max(self.from - max).max(Vec2::ZERO);
-        if outside.length_squared() > self.reach * self.reach {
+        if outside.length_squared() > self.reach * self.reach
+            || self.shapes[..self.len].iter().any(|&(j, _)| j == i)
+        {
             return;
         }
         // `Shape::distance`, a wall's kept for whether the probes start
@@ -410,6 +519,10 @@ impl Nearby {
     /// those it touches first): its number, the shape, and how far along.
     /// The same as testing each with [`Probe::hit`], to the bit.
     pub(crate) fn first_hit(&self, probe: &Probe) -> Option<(u32, Shape, f32)> {
+        // Most agents are far from every edge of their area.
+        if self.len == 0 {
+            return None;
+        }
         if probe.from != self.from || probe.radius != self.radius {
             // Not a probe it was gathered for.
             return first_hit_among(self.shapes[..self.len].iter().copied(), probe);
@@ -418,9 +531,9 @@ impl Nearby {
             .iter()
             .map(|&k| self.shapes[k as usize]);
         let mut best = first_hit_among(odd, probe);
-        let mut keep = |lanes: f32x8, hits: f32x8, shape_of: &[u8]| {
+        self.hit_lanes(probe, |t, hits, shape_of| {
             let mut hits = hits.to_bitmask();
-            let t = lanes.to_array();
+            let t = t.to_array();
             while hits != 0 {
                 let lane = hits.trailing_zeros() as usize;
                 hits &= hits - 1;
@@ -430,7 +543,40 @@ impl Nearby {
                     best = Some((i, shape, t));
                 }
             }
-        };
+            false
+        });
+        best
+    }
+
+    /// Whether the probe touches no gathered shape sooner than `reach`
+    /// along: [`first_hit`](Self::first_hit)`(probe).is_none_or(|h| h.2 >=
+    /// reach)`, to the bit, without finding which is first.
+    pub(crate) fn clear(&self, probe: &Probe, reach: f32) -> bool {
+        if self.len == 0 {
+            return true;
+        }
+        if probe.from != self.from || probe.radius != self.radius {
+            return self.first_hit(probe).is_none_or(|(_, _, t)| t >= reach);
+        }
+        let odd = self.odd_walls[..self.odd]
+            .iter()
+            .map(|&k| self.shapes[k as usize]);
+        // (A hit is never NaN.)
+        if first_hit_among(odd, probe).is_some_and(|(_, _, t)| t < reach) {
+            return false;
+        }
+        let reach = f32x8::splat(reach);
+        // (`!(t >= reach)`, not `t < reach`: a NaN is not clear.)
+        !self.hit_lanes(probe, |t, hits, _| {
+            (hits & !t.simd_ge(reach)).to_bitmask() != 0
+        })
+    }
+
+    /// The probe against every lane of round and long sides, eight at a
+    /// time: `each(t, hits, lane_shape)` for each eight, with where along
+    /// the probe each lane is touched and which are (within its length),
+    /// until it returns `true`; whether one did.
+    fn hit_lanes(&self, probe: &Probe, mut each: impl FnMut(f32x8, f32x8, &[u8]) -> bool) -> bool {
         let (dir_x, dir_y) = (f32x8::splat(probe.dir.x), f32x8::splat(probe.dir.y));
         let (zero, length) = (f32x8::ZERO, f32x8::splat(probe.length));
         let load = |a: &[f32], start: usize| {
@@ -451,7 +597,9 @@ impl Nearby {
             let enters = b.simd_gt(zero) & disc.simd_ge(zero);
             let t = (b - disc.sqrt()).max(zero);
             let hits = inside.select(b.simd_ge(zero), enters) & t.simd_le(length);
-            keep(t, hits, &self.lane_shape[start..]);
+            if each(t, hits, &self.lane_shape[start..]) {
+                return true;
+            }
         }
         let (from_x, from_y) = (f32x8::splat(probe.from.x), f32x8::splat(probe.from.y));
         let radius = probe.radius;
@@ -470,10 +618,12 @@ impl Nearby {
                 // Parallel to the wall, `t` is infinite or NaN: past any
                 // probe's length (a gathering's is finite), as no crossing.
                 let hits = t.simd_ge(zero) & s.simd_ge(zero) & s.simd_le(len) & t.simd_le(length);
-                keep(t, hits, &self.side_shape[start..]);
+                if each(t, hits, &self.side_shape[start..]) {
+                    return true;
+                }
             }
         }
-        best
+        false
     }
 }
 
@@ -555,10 +705,15 @@ mod tests {
                 };
                 index.shapes.push((Entity::PLACEHOLDER, i, shape));
             }
+            // Lists for probes reaching 256 (four cells): most of those
+            // below; the rest walk the grid.
+            index.note_reach(250.0);
             index.rebuild(64.0);
+            assert_eq!(index.lists.reach, 256.0);
             let cells = index.size.x as i64 * index.size.y as i64;
             assert!(cells <= MIN_GRID_CELLS.max(16 * 300), "{cells} cells");
             let (mut hits, mut gathered, mut near) = (0, 0, Nearby::default());
+            let (mut listed, mut walked) = (0, 0);
             for _ in 0..3_000 {
                 // From near some shape, so most probes meet one.
                 let (min, max) = index.shapes[rng.random_range(0..300)].2.bounds();
@@ -574,6 +729,14 @@ mod tests {
                 let found = index.first_hit(&probe).map(|h| h.3);
                 assert_eq!(found, first_hit_of_all(&index.shapes, &probe), "{probe:?}");
                 hits += usize::from(found.is_some());
+                if index
+                    .lists
+                    .serves(probe.from, probe.length + probe.radius + 1.0)
+                {
+                    listed += 1;
+                } else {
+                    walked += 1;
+                }
                 // What is gathered near `from` serves a probe any way from
                 // there, as far.
                 index.gather_near(&probe, &mut near);
@@ -584,11 +747,62 @@ mod tests {
                         ..probe
                     };
                     let found = index.first_hit_near(&near, &probe).map(|h| h.3);
-                    assert_eq!(found, first_hit_of_all(&index.shapes, &probe), "{probe:?}");
+                    let all = first_hit_of_all(&index.shapes, &probe);
+                    assert_eq!(found, all, "{probe:?}");
+                    if near.complete {
+                        for reach in [probe.length, 0.5 * probe.length] {
+                            let clear = all.is_none_or(|t| t >= reach);
+                            assert_eq!(near.clear(&probe, reach), clear, "{probe:?}, {reach}");
+                        }
+                    }
                 }
             }
             assert!(hits > 1_000, "only {hits} probes met a shape");
+            assert!(
+                listed > 1_000 && walked > 500,
+                "{listed} probes listed, {walked} walked"
+            );
             assert!(gathered > 1_000, "only {gathered} shapes gathered");
+        }
+    }
+
+    /// The grid and lists are made again when a shape moves (and only
+    /// then, or when probes reach farther), and serve only probes they
+    /// reach for.
+    #[test]
+    fn the_index_follows_a_rock_that_moves() {
+        let mut index = ObstacleIndex::default();
+        let probe = Probe {
+            from: Vec2::ZERO,
+            dir: Vec2::X,
+            length: 100.0,
+            radius: 5.0,
+        };
+        // (A rock 10 across at `(x, 0)` is touched at `x - 15`.)
+        for (at, length, hit) in [
+            (Vec2::new(50.0, 200.0), 100.0, None),
+            (Vec2::new(50.0, 0.0), 100.0, Some(35.0)),
+            (Vec2::new(50.0, 0.0), 100.0, Some(35.0)),
+            (Vec2::new(300.0, 0.0), 100.0, None),
+            (Vec2::new(300.0, 0.0), 400.0, Some(285.0)),
+            (Vec2::new(40.0, 0.0), 100.0, Some(25.0)),
+        ] {
+            index.shapes.clear();
+            let rock = Shape::Circle {
+                center: at,
+                radius: 10.0,
+            };
+            index.shapes.push((Entity::PLACEHOLDER, 0, rock));
+            index.note_reach(105.0);
+            index.rebuild(64.0);
+            // Lists for probes reaching 128: a probe 405 long walks the grid.
+            assert_eq!(index.lists.reach, 128.0);
+            let probe = Probe { length, ..probe };
+            assert_eq!(
+                index.first_hit(&probe).map(|h| h.3),
+                hit,
+                "rock at {at}, {probe:?}"
+            );
         }
     }
 
