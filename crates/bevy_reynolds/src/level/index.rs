@@ -257,18 +257,22 @@ impl ObstacleIndex {
             }
             exact(i, &mut best);
         };
-        let end = probe.from + probe.dir * probe.length;
-        let reach = Vec2::splat(probe.radius);
-        match self.cell_range(probe.from.min(end) - reach, probe.from.max(end) + reach) {
-            _ if listed => self.big.iter().copied().for_each(&mut test),
-            Some((lo, hi)) => {
-                if self.size.x > 0 {
-                    self.for_each_cell(lo, hi, |list| list.iter().copied().for_each(&mut test));
+        if listed {
+            self.big.iter().copied().for_each(&mut test);
+        } else {
+            // Else the cells of the box it sweeps.
+            let end = probe.from + probe.dir * probe.length;
+            let reach = Vec2::splat(probe.radius);
+            match self.cell_range(probe.from.min(end) - reach, probe.from.max(end) + reach) {
+                Some((lo, hi)) => {
+                    if self.size.x > 0 {
+                        self.for_each_cell(lo, hi, |list| list.iter().copied().for_each(&mut test));
+                    }
+                    self.big.iter().copied().for_each(&mut test);
                 }
-                self.big.iter().copied().for_each(&mut test);
+                // A probe too long for the grid tests everything.
+                None => (0..self.shapes.len() as u32).for_each(&mut test),
             }
-            // A probe too long for the grid tests everything.
-            None => (0..self.shapes.len() as u32).for_each(&mut test),
         }
         best.map(|(i, t)| {
             let (entity, part, shape) = self.shapes[i as usize];
@@ -438,18 +442,21 @@ impl Nearby {
 
     /// Keeps shape `i` if it is within reach (a shape may be offered more
     /// than once).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn offer(&mut self, i: u32, shape: &Shape) {
-        if !self.complete {
-            return;
-        }
-        // Its bounds first: most shapes offered are out of reach, and the
-        // distance to a box needs no square root.
+        // Its bounds first, here where it is offered: most shapes offered
+        // are out of reach, and the distance to a box needs no square root.
         let (min, max) = shape.bounds();
         let outside = (min - self.from).max(self.from - max).max(Vec2::ZERO);
-        if outside.length_squared() > self.reach * self.reach
-            || self.shapes[..self.len].iter().any(|&(j, _)| j == i)
-        {
+        if self.complete && outside.length_squared() <= self.reach * self.reach {
+            self.offer_near(i, shape);
+        }
+    }
+
+    /// [`offer`](Self::offer), for a shape whose bounds are within reach.
+    #[inline(never)]
+    fn offer_near(&mut self, i: u32, shape: &Shape) {
+        if self.shapes[..self.len].iter().any(|&(j, _)| j == i) {
             return;
         }
         // `Shape::distance`, a wall's kept for whether the probes start

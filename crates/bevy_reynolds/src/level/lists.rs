@@ -116,18 +116,17 @@ impl ReachLists {
     /// The lanes of the list of the cell `from` is in, if there are lists
     /// and they serve a probe reaching `reach` from there.
     fn lanes(&self, from: Vec2, reach: f32) -> Option<std::ops::Range<usize>> {
-        if reach.is_nan() || reach > self.reach {
+        // Its place in the grid, in cells. (Rounded to the cell beside at a
+        // cell's edge, it is still within reach of that cell's list: the
+        // lists are padded.)
+        let at = from / self.cell - self.origin.as_vec2();
+        let inside = at.cmpge(Vec2::ZERO).all() && at.cmplt(self.size.as_vec2()).all();
+        // (False for a NaN.)
+        if !(inside && reach <= self.reach) {
             return None;
         }
-        let at = from / self.cell;
-        if !at.is_finite() || at.abs().max_element() > 1e6 {
-            return None;
-        }
-        let c = IVec2::new(floor(at.x) as i32, floor(at.y) as i32) - self.origin;
-        if c.x < 0 || c.y < 0 || c.x >= self.size.x || c.y >= self.size.y {
-            return None;
-        }
-        let c = (c.y * self.size.x + c.x) as usize;
+        let c = at.as_uvec2();
+        let c = (c.y * self.size.x as u32 + c.x) as usize;
         Some(self.starts[c] as usize..self.starts[c + 1] as usize)
     }
 
