@@ -773,9 +773,9 @@ mod tests {
         }
     }
 
-    /// The grid and lists are made again when a shape moves (and only
-    /// then, or when probes reach farther), and serve only probes they
-    /// reach for.
+    /// The grid and lists are made again when a shape moves (not kept
+    /// because the cell size and reach are the same), and serve only the
+    /// probes they reach for.
     #[test]
     fn the_index_follows_a_rock_that_moves() {
         let mut index = ObstacleIndex::default();
@@ -785,7 +785,7 @@ mod tests {
             length: 100.0,
             radius: 5.0,
         };
-        // (A rock 10 across at `(x, 0)` is touched at `x - 15`.)
+        // (A rock of radius 10 at `(x, 0)` is touched at `x - 15`.)
         for (at, length, hit) in [
             (Vec2::new(50.0, 200.0), 100.0, None),
             (Vec2::new(50.0, 0.0), 100.0, Some(35.0)),
