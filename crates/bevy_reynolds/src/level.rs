@@ -542,7 +542,17 @@ pub(crate) fn avoid_obstacles(
                         let near = &*near_obstacles;
                         let around = Around {
                             blocked: |d| {
-                                first_hit(&Probe { dir: d, ..probe }, Some(near)).map(|h| h.3)
+                                let found = || {
+                                    first_hit(&Probe { dir: d, ..probe }, Some(near)).map(|h| h.3)
+                                };
+                                // Straight ahead is where it met what it met
+                                // (the same to the bit, checked in tests).
+                                if d == dir {
+                                    let met = Some(t);
+                                    debug_assert_eq!(met, found(), "straight ahead");
+                                    return met;
+                                }
+                                found()
                             },
                             // The same, as a yes or no: cheaper.
                             clear: |d, reach| {
