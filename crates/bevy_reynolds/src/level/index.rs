@@ -38,9 +38,17 @@ pub struct ObstacleIndex {
     /// The longest reach (length and radius) of a probe cast this step, as
     /// `f32` bits: the lists are made for it in the next.
     widest: AtomicU32,
-    /// What the grid and lists were last made of: the shapes, the cell
-    /// size asked for and the reach.
-    built: (Vec<(Entity, u32, Shape)>, f32, f32),
+    /// What the grid and lists were last made of.
+    built: Built,
+}
+
+/// The shapes, the cell size asked for and the reach an [`ObstacleIndex`]
+/// was last made of: while they stay the same, it is not made again.
+#[derive(Debug, Default)]
+struct Built {
+    shapes: Vec<(Entity, u32, Shape)>,
+    cell: f32,
+    reach: f32,
 }
 
 /// A shape that would cover more cells than this is tested by every probe.
@@ -118,11 +126,12 @@ impl ObstacleIndex {
         // farther walks the grid.
         let reach = ((widest / (0.5 * cell)).ceil() * 0.5 * cell).min(4.0 * cell);
         let reach = if reach.is_finite() { reach } else { 0.0 };
-        if self.built.0 == self.shapes && self.built.1 == cell && self.built.2 == reach {
+        let built = &mut self.built;
+        if built.shapes == self.shapes && built.cell == cell && built.reach == reach {
             return;
         }
-        self.built.0.clone_from(&self.shapes);
-        (self.built.1, self.built.2) = (cell, reach);
+        built.shapes.clone_from(&self.shapes);
+        (built.cell, built.reach) = (cell, reach);
         self.make_grid(cell);
         let mut lists = std::mem::take(&mut self.lists);
         let shapes = self
