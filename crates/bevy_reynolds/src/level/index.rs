@@ -595,9 +595,6 @@ impl Nearby {
     fn hit_lanes(&self, probe: &Probe, mut each: impl FnMut(f32x8, f32x8, &[u8]) -> bool) -> bool {
         let (dir_x, dir_y) = (f32x8::splat(probe.dir.x), f32x8::splat(probe.dir.y));
         let (zero, length) = (f32x8::ZERO, f32x8::splat(probe.length));
-        let load = |a: &[f32], start: usize| {
-            f32x8::new(*a[start..start + LANES].as_array().expect("eight lanes"))
-        };
         for start in (0..self.circles.next_multiple_of(LANES)).step_by(LANES) {
             let (to_x, to_y, c) = (
                 load(&self.to_x, start),
@@ -647,8 +644,14 @@ impl Nearby {
 /// two (its ends).
 const ROUND_LANES: usize = 2 * NEARBY;
 
-/// Circles a [`Nearby`] tests at once.
-const LANES: usize = 8;
+/// Shapes tested at once (by a [`Nearby`], and by the cells' lists).
+pub(super) const LANES: usize = 8;
+
+/// The eight lanes of `a` from `start`.
+#[inline]
+pub(super) fn load(a: &[f32], start: usize) -> f32x8 {
+    f32x8::new(*a[start..start + LANES].as_array().expect("eight lanes"))
+}
 
 /// Whether shape `i`, touched `t` along a probe, is the first hit rather
 /// than shape `b` touched `bt` along: nearer, or as near and

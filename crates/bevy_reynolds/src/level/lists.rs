@@ -6,10 +6,8 @@
 use bevy::prelude::*;
 use wide::f32x8;
 
+use super::index::{LANES, load};
 use crate::neighbors::floor;
-
-/// Shapes tested at once.
-const LANES: usize = 8;
 
 /// For each cell of a grid, every shape whose bounding circle comes within
 /// `reach` of the cell: all that a probe from a point in the cell, as long
@@ -153,9 +151,6 @@ impl ReachLists {
         let (from_x, from_y) = (f32x8::splat(from.x), f32x8::splat(from.y));
         let (dir_x, dir_y) = (f32x8::splat(dir.x), f32x8::splat(dir.y));
         let (zero, length) = (f32x8::ZERO, f32x8::splat(length));
-        let load = |a: &[f32], start: usize| {
-            f32x8::new(*a[start..start + LANES].as_array().expect("eight lanes"))
-        };
         for start in lanes.step_by(LANES) {
             let to_x = load(&self.x, start) - from_x;
             let to_y = load(&self.y, start) - from_y;
