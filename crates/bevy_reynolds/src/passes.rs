@@ -193,6 +193,17 @@ impl<'a, T> Written<'a, T> {
         &mut self.values[i]
     }
 
+    /// Values `range`, to write: a view whose indices start at 0 (one
+    /// bounds check for a run of agents rather than two a write).
+    #[inline]
+    pub(crate) fn run(&mut self, range: std::ops::Range<usize>) -> Written<'_, T> {
+        Written {
+            values: &mut self.values[range.clone()],
+            changed: &mut self.changed[range],
+            this_run: self.this_run,
+        }
+    }
+
     /// Chunks of `len` values (the last shorter).
     pub(crate) fn into_chunks(self, len: usize) -> impl Iterator<Item = Written<'a, T>> {
         let this_run = self.this_run;

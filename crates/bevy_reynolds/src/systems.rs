@@ -238,8 +238,13 @@ pub(crate) fn behave(
     );
     crate::passes::for_each_table_chunk!(crate::passes::CHEAP, total, tables, |chunk| {
         let (read, mut angles, mut rngs, mut steering) = chunk;
+        // Every column cut to the same length, so indexing checks nothing.
+        let n = read.entities.len();
+        let read = read.slice(0..n);
+        let (mut angles, mut rngs, mut steering) =
+            (angles.run(0..n), rngs.run(0..n), steering.run(0..n));
         let mut cache: TargetCache = None;
-        for i in 0..read.entities.len() {
+        for i in 0..n {
             let entity = read.entities[i];
             let vel = read.vel[i].0;
             let kinematics = Kinematics {
@@ -300,6 +305,7 @@ struct Read<'w> {
 
 impl<'w> Read<'w> {
     /// Agents `range` of the table.
+    #[inline]
     fn slice(self, range: std::ops::Range<usize>) -> Self {
         Self {
             entities: &self.entities[range.clone()],
@@ -440,16 +446,18 @@ pub(crate) fn integrate(
         let mut start = 0;
         // Eight at a time (`step_vehicles`), the rest one by one.
         while start + model::LANES <= len {
-            let agents = std::array::from_fn(|k| moved.kinematics(start + k));
-            let headings = std::array::from_fn(|k| moved.heading.get()[start + k].0.as_vec2());
-            let forces =
-                std::array::from_fn(|k| params[start + k].combine.apply(&steering[start + k].0));
-            let vehicles = std::array::from_fn(|k| params[start + k].vehicle());
+            let run = start..start + model::LANES;
+            let mut eight = moved.run(run.clone());
+            let (steering, params) = (&steering[run.clone()], &params[run]);
+            let agents = std::array::from_fn(|k| eight.kinematics(k));
+            let headings = std::array::from_fn(|k| eight.heading.get()[k].0.as_vec2());
+            let forces = std::array::from_fn(|k| params[k].combine.apply(&steering[k].0));
+            let vehicles = std::array::from_fn(|k| params[k].vehicle());
             let (next, facing) =
                 model::step_vehicles(&agents, &headings, &forces, &vehicles, step.dt);
             for k in 0..model::LANES {
                 let stepped = step.finish(agents[k].pos, headings[k], next[k], facing[k]);
-                moved.set(start + k, stepped);
+                eight.set(k, stepped);
             }
             start += model::LANES;
         }
@@ -513,6 +521,17 @@ impl<'a> Moved<'a> {
                 vel,
                 heading,
             })
+    }
+
+    /// Agents `range`, indexed from 0.
+    #[inline]
+    fn run(&mut self, range: std::ops::Range<usize>) -> Moved<'_> {
+        Moved {
+            pos: self.pos.run(range.clone()),
+            previous: self.previous.run(range.clone()),
+            vel: self.vel.run(range.clone()),
+            heading: self.heading.run(range),
+        }
     }
 
     #[inline]
