@@ -327,6 +327,7 @@ pub struct Way {
 /// let way = best_way(Vec2::X, Vec2::NEG_X, Side::Left, 200.0, blocked);
 /// assert!(way.dir.abs_diff_eq(Vec2::NEG_X, 1e-5));
 /// ```
+#[inline]
 pub fn best_way(dir: Vec2, toward: Vec2, side: Side, reach: f32, around: impl Surroundings) -> Way {
     let reach = if reach.is_finite() {
         reach.max(0.0)
