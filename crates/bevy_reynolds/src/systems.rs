@@ -51,26 +51,29 @@ struct Targets<'a, 'w, 's> {
 }
 
 /// The position and velocity of `target`, or `None` if it is an entity that
-/// no longer exists (or has no position).
-#[inline]
+/// no longer exists (or has no position). Inlined where it is called: a
+/// point, or the entity looked up last, costs a compare.
+#[inline(always)]
 fn resolve(target: Target, targets: &Targets, cache: &mut TargetCache) -> Option<(Vec2, Vec2)> {
     match target {
         Target::Point(point) => Some((point, Vec2::ZERO)),
-        Target::Entity(entity) => {
-            if let Some((cached, found)) = *cache
-                && cached == entity
-            {
-                return found;
-            }
-            let found = targets
-                .query
-                .get(entity)
-                .ok()
-                .and_then(|data| Some((data.position(targets.ground)?, data.velocity())));
-            *cache = Some((entity, found));
-            found
-        }
+        Target::Entity(entity) => match *cache {
+            Some((cached, found)) if cached == entity => found,
+            _ => look_up(entity, targets, cache),
+        },
     }
+}
+
+/// [`resolve`]'s query lookup, out of line, remembered in `cache`.
+#[inline(never)]
+fn look_up(entity: Entity, targets: &Targets, cache: &mut TargetCache) -> Option<(Vec2, Vec2)> {
+    let found = targets
+        .query
+        .get(entity)
+        .ok()
+        .and_then(|data| Some((data.position(targets.ground)?, data.velocity())));
+    *cache = Some((entity, found));
+    found
 }
 
 /// Logs every problem of the settings once, when they change.
