@@ -124,7 +124,7 @@ pub(crate) fn measure_velocities(
 }
 
 /// One part's desired velocity. `None` if its target is gone.
-#[inline]
+#[inline(always)]
 fn desired_velocity(
     steer: Steer,
     kinematics: model::Kinematics,
@@ -262,38 +262,68 @@ pub(crate) fn behave(
                 groups.add(group, force);
             }
             if let Some(behavior) = read.behaviors.map(|behaviors| &behaviors[i]) {
-                let mut wander = Wandering {
-                    angles: &mut angles,
-                    rngs: &mut rngs,
-                    agent: i,
+                let mut parts = Parts {
+                    entity,
+                    kinematics,
+                    params,
+                    targets: &targets,
+                    cache: &mut cache,
+                    wander: Wandering {
+                        angles: &mut angles,
+                        rngs: &mut rngs,
+                        agent: i,
+                    },
+                    dt,
+                    groups: &mut groups,
                 };
-                behavior.for_each_part(params.graze_flee_weight, |part| {
-                    let desired = desired_velocity(
-                        part.steer,
-                        kinematics,
-                        params,
-                        &targets,
-                        &mut cache,
-                        &mut wander,
-                        dt,
-                    )
-                    .unwrap_or_else(|| {
-                        warn_once!(
-                            "agent {entity} steers toward an entity that no longer exists \
-                             (or has no Position or GlobalTransform); that part of its behavior \
-                             asks for no steering"
-                        );
-                        vel
-                    });
-                    // The part's weight is already sane (`for_each_part`).
-                    let force = model::steering(desired, vel, params.response_time) * part.weight;
-                    groups.add(part.priority.group(), force);
-                });
+                behavior.for_each_part(params.graze_flee_weight, |part| parts.add(part));
             }
             // Written whole rather than cleared after use: one write a step.
             steering.set(i, SteeringAccumulator(groups));
         }
     });
+}
+
+/// One agent as [`behave`] adds up its behavior's parts.
+struct Parts<'a, 'w, 's, 't> {
+    entity: Entity,
+    kinematics: Kinematics,
+    params: &'a SteeringParams,
+    targets: &'a Targets<'a, 'w, 's>,
+    cache: &'a mut TargetCache,
+    wander: Wandering<'a, 't>,
+    dt: f32,
+    groups: &'a mut model::PriorityGroups,
+}
+
+impl Parts<'_, '_, '_, '_> {
+    /// A part's weighted steering toward its desired velocity, into its
+    /// group. Inlined into each behavior's arm, where its part is known.
+    #[inline(always)]
+    fn add(&mut self, part: Weighted) {
+        let vel = self.kinematics.vel;
+        let desired = desired_velocity(
+            part.steer,
+            self.kinematics,
+            self.params,
+            self.targets,
+            self.cache,
+            &mut self.wander,
+            self.dt,
+        )
+        .unwrap_or_else(|| {
+            let entity = self.entity;
+            warn_once!(
+                "agent {entity} steers toward an entity that no longer exists \
+                 (or has no Position or GlobalTransform); that part of its behavior \
+                 asks for no steering"
+            );
+            vel
+        });
+        // The part's weight is already sane (`for_each_part`).
+        let force = model::steering(desired, vel, self.params.response_time) * part.weight;
+        self.groups.add(part.priority.group(), force);
+    }
 }
 
 /// The columns of one table [`behave`] only reads.
