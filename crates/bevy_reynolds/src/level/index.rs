@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use bevy::prelude::*;
 use reynolds::{Probe, Shape};
-use wide::f32x8;
+use wide::f32x4;
 
 use super::lists::ReachLists;
 use crate::neighbors::floor;
@@ -352,7 +352,7 @@ const NEARBY: usize = 32;
 /// or an edge's in its area): those a probe from where the agent is, within
 /// its reach, could touch. An avoiding agent probes up to 30 directions a
 /// step, all from there, as far and as wide: each tests these few rather
-/// than look them up again, eight lanes at a time.
+/// than look them up again, four lanes at a time.
 #[derive(Debug, Clone)]
 pub(crate) struct Nearby {
     shapes: [(u32, Shape); NEARBY],
@@ -581,20 +581,20 @@ impl Nearby {
         if first_hit_among(odd, probe).is_some_and(|(_, _, t)| t < reach) {
             return false;
         }
-        let reach = f32x8::splat(reach);
+        let reach = Lanes::splat(reach);
         // (`!(t >= reach)`, not `t < reach`: a NaN is not clear.)
         !self.hit_lanes(probe, |t, hits, _| {
             (hits & !t.simd_ge(reach)).to_bitmask() != 0
         })
     }
 
-    /// The probe against every lane of round and long sides, eight at a
-    /// time: `each(t, hits, lane_shape)` for each eight, with where along
+    /// The probe against every lane of round and long sides, four at a
+    /// time: `each(t, hits, lane_shape)` for each four, with where along
     /// the probe each lane is touched and which are (within its length),
     /// until it returns `true`; whether one did.
-    fn hit_lanes(&self, probe: &Probe, mut each: impl FnMut(f32x8, f32x8, &[u8]) -> bool) -> bool {
-        let (dir_x, dir_y) = (f32x8::splat(probe.dir.x), f32x8::splat(probe.dir.y));
-        let (zero, length) = (f32x8::ZERO, f32x8::splat(probe.length));
+    fn hit_lanes(&self, probe: &Probe, mut each: impl FnMut(Lanes, Lanes, &[u8]) -> bool) -> bool {
+        let (dir_x, dir_y) = (Lanes::splat(probe.dir.x), Lanes::splat(probe.dir.y));
+        let (zero, length) = (Lanes::ZERO, Lanes::splat(probe.length));
         for start in (0..self.circles.next_multiple_of(LANES)).step_by(LANES) {
             let (to_x, to_y, c) = (
                 load(&self.to_x, start),
@@ -614,7 +614,7 @@ impl Nearby {
                 return true;
             }
         }
-        let (from_x, from_y) = (f32x8::splat(probe.from.x), f32x8::splat(probe.from.y));
+        let (from_x, from_y) = (Lanes::splat(probe.from.x), Lanes::splat(probe.from.y));
         let radius = probe.radius;
         for start in (0..self.sides.next_multiple_of(LANES)).step_by(LANES) {
             let (along_x, along_y) = (load(&self.along_x, start), load(&self.along_y, start));
@@ -625,7 +625,7 @@ impl Nearby {
             // left), where the probe crosses them within the wall's length.
             let facing = dir_x * -along_y + dir_y * along_x;
             for side in [radius, -radius] {
-                let t = (f32x8::splat(side) - off_line) / facing;
+                let t = (Lanes::splat(side) - off_line) / facing;
                 let s = ((from_x + dir_x * t) - wall_x) * along_x
                     + ((from_y + dir_y * t) - wall_y) * along_y;
                 // Parallel to the wall, `t` is infinite or NaN: past any
@@ -644,13 +644,23 @@ impl Nearby {
 /// two (its ends).
 const ROUND_LANES: usize = 2 * NEARBY;
 
-/// Shapes tested at once (by a [`Nearby`], and by the cells' lists).
-pub(super) const LANES: usize = 8;
+/// Shapes tested at once (by a [`Nearby`], and by the cells' lists): one
+/// SSE, NEON or WebAssembly register, so each operation is one
+/// instruction. (Eight lanes took two a step without a build flag, and a
+/// [`Nearby`] rarely has more than four shapes to fill them.)
+pub(super) type Lanes = f32x4;
 
-/// The eight lanes of `a` from `start`.
+/// How many lanes a [`Lanes`] has.
+pub(super) const LANES: usize = 4;
+
+/// The lanes of `a` from `start`.
 #[inline]
-pub(super) fn load(a: &[f32], start: usize) -> f32x8 {
-    f32x8::new(*a[start..start + LANES].as_array().expect("eight lanes"))
+fn load(a: &[f32], start: usize) -> Lanes {
+    Lanes::new(
+        *a[start..start + LANES]
+            .as_array()
+            .expect("a whole register"),
+    )
 }
 
 /// Whether shape `i`, touched `t` along a probe, is the first hit rather
