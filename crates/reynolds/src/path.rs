@@ -20,8 +20,11 @@ use glam::Vec2;
 /// # use reynolds::{Polyline, Vec2};
 /// let square = Polyline::new([Vec2::ZERO, Vec2::X * 10.0, Vec2::ONE * 10.0, Vec2::Y * 10.0], true);
 /// assert_eq!(square.length(), 40.0);
+/// assert_eq!(square.point_at(15.0), Vec2::new(10.0, 5.0));
+/// assert_eq!(square.direction_at(15.0), Vec2::Y);
 /// // Looped, an arc length past the end comes round again.
 /// assert_eq!(square.point_at(45.0), Vec2::new(5.0, 0.0));
+/// assert_eq!(square.point_at(-5.0), Vec2::new(0.0, 5.0));
 /// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Polyline {
@@ -104,7 +107,8 @@ impl Polyline {
     #[inline]
     fn segment(&self, i: usize) -> (Vec2, Vec2, f32) {
         let n = self.points.len();
-        (self.points[i], self.points[(i + 1) % n], self.starts[i])
+        let next = if i + 1 == n { 0 } else { i + 1 };
+        (self.points[i], self.points[next], self.starts[i])
     }
 
     /// An arc length brought onto the path: round the loop, or clamped to
@@ -113,6 +117,11 @@ impl Polyline {
     fn wrap(&self, s: f32) -> f32 {
         let s = if s.is_nan() { 0.0 } else { s };
         if self.looped {
+            // (Already on the first lap, as `rem_euclid` would leave it,
+            // without its division.)
+            if (0.0..self.length).contains(&s) {
+                return s;
+            }
             s.rem_euclid(self.length)
         } else {
             s.clamp(0.0, self.length)
@@ -131,25 +140,40 @@ impl Polyline {
             .saturating_sub(1)
     }
 
-    /// The point at arc length `s`; looped, any `s` comes round again.
-    pub fn point_at(&self, s: f32) -> Vec2 {
-        if self.segment_count() == 0 {
-            return self.points.first().copied().unwrap_or(Vec2::ZERO);
-        }
+    /// The segment arc length `s` (any, looped) falls in: its ends, and how
+    /// far along it `s` is. The path must have a segment.
+    #[inline]
+    fn locate(&self, s: f32) -> (Vec2, Vec2, f32) {
         let s = self.wrap(s);
         let (a, b, start) = self.segment(self.segment_at(s));
-        let len = a.distance(b);
-        a.lerp(b, ((s - start) / len).clamp(0.0, 1.0))
+        (a, b, s - start)
+    }
+
+    /// The point at arc length `s`; looped, any `s` comes round again.
+    pub fn point_at(&self, s: f32) -> Vec2 {
+        self.point_and_direction_at(s).0
     }
 
     /// The direction of the path at arc length `s` (zero for a path of one
     /// point).
     pub fn direction_at(&self, s: f32) -> Vec2 {
+        self.point_and_direction_at(s).1
+    }
+
+    /// [`point_at`](Self::point_at) and [`direction_at`](Self::direction_at)
+    /// at once, finding the segment once.
+    #[inline]
+    fn point_and_direction_at(&self, s: f32) -> (Vec2, Vec2) {
         if self.segment_count() == 0 {
-            return Vec2::ZERO;
+            return (
+                self.points.first().copied().unwrap_or(Vec2::ZERO),
+                Vec2::ZERO,
+            );
         }
-        let (a, b, _) = self.segment(self.segment_at(self.wrap(s)));
-        (b - a).normalize_or_zero()
+        let (a, b, along) = self.locate(s);
+        let len = a.distance(b);
+        let point = a.lerp(b, (along / len).clamp(0.0, 1.0));
+        (point, (b - a).normalize_or_zero())
     }
 
     /// The distance from `p` to the nearest point of the whole path.
@@ -276,11 +300,11 @@ pub fn follow_path(
             aim: end,
         };
     }
-    let aim = path.point_at(ahead);
+    let (aim, heading_there) = path.point_and_direction_at(ahead);
     // How far the path has turned by the aim: 1 straight on, 0 at a right
     // angle, -1 at a U-turn; slower the more it turns, to 4/5 of the top
     // speed at a right angle, 2/3 at a U-turn.
-    let turn = path.direction_at(cursor).dot(path.direction_at(ahead));
+    let turn = path.direction_at(cursor).dot(heading_there);
     let slow = 1.0 / (1.25 - 0.25 * turn.clamp(-1.0, 1.0));
     PathStep {
         desired: seek(pos, aim, max_speed * slow),
