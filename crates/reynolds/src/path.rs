@@ -157,7 +157,11 @@ impl Polyline {
     /// The direction of the path at arc length `s` (zero for a path of one
     /// point).
     pub fn direction_at(&self, s: f32) -> Vec2 {
-        self.point_and_direction_at(s).1
+        if self.segment_count() == 0 {
+            return Vec2::ZERO;
+        }
+        let (a, b, _) = self.locate(s);
+        (b - a).normalize_or_zero()
     }
 
     /// [`point_at`](Self::point_at) and [`direction_at`](Self::direction_at)
@@ -171,8 +175,7 @@ impl Polyline {
             );
         }
         let (a, b, along) = self.locate(s);
-        let len = a.distance(b);
-        let point = a.lerp(b, (along / len).clamp(0.0, 1.0));
+        let point = a.lerp(b, (along / a.distance(b)).clamp(0.0, 1.0));
         (point, (b - a).normalize_or_zero())
     }
 
