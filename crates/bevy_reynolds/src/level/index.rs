@@ -430,10 +430,7 @@ impl Nearby {
     /// [`offer`](Self::offer). `false` if any is not finite: then probes
     /// test every shape.
     pub(crate) fn start(&mut self, from: Vec2, length: f32, radius: f32) -> bool {
-        // Lanes a previous gathering used hold shapes never hit again.
-        self.c[..self.circles.next_multiple_of(LANES)].fill(f32::INFINITY);
-        self.wall_len[..self.sides.next_multiple_of(LANES)].fill(-1.0);
-        (self.len, self.circles, self.sides, self.odd) = (0, 0, 0, 0);
+        self.empty();
         self.complete = true;
         let reach = length + radius;
         if !(from.is_finite() && reach.is_finite()) {
@@ -527,8 +524,16 @@ impl Nearby {
 
     /// Gives up on gathering: probes test every shape.
     pub(crate) fn overflow(&mut self) {
-        (self.len, self.circles, self.sides, self.odd) = (0, 0, 0, 0);
+        self.empty();
         self.complete = false;
+    }
+
+    /// Holds no shape: the lanes used so far hold shapes never hit again
+    /// (else the next gathering's last lanes would test this one's).
+    fn empty(&mut self) {
+        self.c[..self.circles.next_multiple_of(LANES)].fill(f32::INFINITY);
+        self.wall_len[..self.sides.next_multiple_of(LANES)].fill(-1.0);
+        (self.len, self.circles, self.sides, self.odd) = (0, 0, 0, 0);
     }
 
     /// The first gathered shape the probe touches (the lowest-numbered of
@@ -831,6 +836,47 @@ mod tests {
                 index.first_hit(&probe).map(|h| h.3),
                 hit,
                 "rock at {at}, {probe:?}"
+            );
+        }
+    }
+
+    /// A gathering that overflows (more shapes in reach than it holds)
+    /// leaves nothing behind for the next: the one after it, of a single
+    /// rock, finds only that rock.
+    #[test]
+    fn a_gathering_after_one_that_overflowed_sees_only_its_own_shapes() {
+        let mut near = Nearby::default();
+        let ring = |at: Vec2, i: u32| Shape::Circle {
+            center: at + Vec2::from_angle(i as f32 * 0.15) * 30.0,
+            radius: 2.0,
+        };
+        // Forty pebbles round (0, 0): more than a gathering holds.
+        assert!(near.start(Vec2::ZERO, 100.0, 4.0));
+        for i in 0..40 {
+            near.offer(i, &ring(Vec2::ZERO, i));
+        }
+        assert!(!near.complete, "forty shapes should not fit");
+        // Then one rock behind an agent at (1000, 0), and a probe ahead.
+        let rock = Shape::Circle {
+            center: Vec2::new(900.0, 0.0),
+            radius: 10.0,
+        };
+        assert!(near.start(Vec2::new(1_000.0, 0.0), 100.0, 4.0));
+        near.offer(0, &rock);
+        assert!(near.complete);
+        for dir in (0..16).map(|k| Vec2::from_angle(k as f32 * 0.4)) {
+            let probe = Probe {
+                from: Vec2::new(1_000.0, 0.0),
+                dir,
+                length: 100.0,
+                radius: 4.0,
+            };
+            let found = near.first_hit(&probe).map(|(_, _, t)| t);
+            assert_eq!(found, probe.hit(&rock), "{dir}");
+            assert_eq!(
+                near.clear(&probe, 100.0),
+                probe.hit(&rock).is_none(),
+                "{dir}"
             );
         }
     }
