@@ -599,3 +599,49 @@ fn wanderers_among_rocks_never_touch_one() {
         assert!(worst.0 >= 0.0, "{} px at {hz} Hz", worst.0);
     }
 }
+
+/// Agents that never come near each other steer the same alone as
+/// together: what one agent gathered against a finely drawn edge (more
+/// edges in reach than a gathering holds) is not seen by the next agent
+/// stepped on that thread.
+#[test]
+fn an_agent_steers_the_same_whether_or_not_another_was_stepped_before_it() {
+    // A square field whose right side is drawn in a thousand pieces: an
+    // agent resting by it has over a hundred edges in reach.
+    let field: Vec<Vec2> = (0..=1_000)
+        .map(|i| Vec2::new(400.0, -400.0 + 0.8 * i as f32))
+        .chain([Vec2::new(-400.0, 400.0), Vec2::new(-400.0, -400.0)])
+        .collect();
+    let path_of_seeker = |with_resting: bool| {
+        let mut app = headless_app(60.0, 1, SteeringSettings::default());
+        if with_resting {
+            // Spawned first, so stepped first.
+            app.world_mut().spawn((
+                SteeringAgent,
+                Behavior::Idle,
+                Containment::polygon(field.clone()),
+                Position(Vec2::new(398.0, 0.0)),
+            ));
+        }
+        // From by the top edge (the only one in its reach) down the
+        // middle, 400 px from the other.
+        let seeker = app
+            .world_mut()
+            .spawn((
+                SteeringAgent,
+                Behavior::Seek(Target::Point(Vec2::new(0.0, -300.0))),
+                Containment::polygon(field.clone()),
+                Position(Vec2::new(0.0, 360.0)),
+            ))
+            .id();
+        let mut path = Vec::new();
+        run_steps(&mut app, 120, |world| {
+            path.push(world.get::<Position>(seeker).expect("the seeker").0);
+        });
+        path
+    };
+    let (alone, together) = (path_of_seeker(false), path_of_seeker(true));
+    for (step, (a, b)) in alone.iter().zip(&together).enumerate() {
+        assert_eq!(a, b, "step {step}: alone at {a}, with the other at {b}");
+    }
+}
