@@ -310,7 +310,8 @@ impl Plugin for SteeringPlugin {
                             .or_else(any_with_component::<SteeringOverride>)
                             .or_else(any_component_removed::<SteeringOverride>),
                     ),
-                    systems::measure_velocities.run_if(any_with_component::<MeasuredVelocity>),
+                    where_its_pass_runs(systems::measure_velocities)
+                        .run_if(any_with_component::<MeasuredVelocity>),
                     crate::neighbors::rebuild_grid.run_if(crate::neighbors::grid_wanted),
                     crate::level::validate_obstacles
                         .run_if(any_with_component::<crate::level::Obstacle>),
@@ -322,24 +323,25 @@ impl Plugin for SteeringPlugin {
                 (
                     crate::neighbors::flock
                         .run_if(any_with_component::<crate::neighbors::Flocking>),
-                    systems::behave,
-                    crate::level::follow_paths
+                    where_its_pass_runs(systems::behave),
+                    where_its_pass_runs(crate::level::follow_paths)
                         .run_if(any_with_component::<crate::level::FollowPath>),
                     crate::level::avoid_obstacles.run_if(crate::level::anything_to_avoid),
                 )
                     .chain()
                     .in_set(SteeringSystems::Behaviors),
                 (
-                    systems::record_outputs.run_if(
+                    where_its_pass_runs(systems::record_outputs).run_if(
                         any_with_component::<SteeringForce>
                             .or_else(any_with_component::<DesiredVelocity>),
                     ),
-                    systems::integrate,
+                    where_its_pass_runs(systems::integrate),
                 )
                     .chain()
                     .in_set(SteeringSystems::Integrate),
-                systems::sample_trails
+                where_its_pass_runs(systems::sample_trails)
                     .run_if(any_with_component::<Trail>)
+                    .in_set(SampleTrails)
                     .in_set(SteeringSystems::Writeback),
             ),
         );
@@ -347,16 +349,46 @@ impl Plugin for SteeringPlugin {
             // Once a frame, after the fixed steps, interpolated between them.
             app.add_systems(
                 RunFixedMainLoop,
-                systems::sync_transforms.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+                where_its_pass_runs(systems::sync_transforms)
+                    .in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
             );
         } else {
             // Right after each step, in the same schedule, so they never lag.
             app.add_systems(
                 self.schedule,
-                systems::sync_transforms
-                    .after(systems::sample_trails)
+                where_its_pass_runs(systems::sync_transforms)
+                    .after(SampleTrails)
                     .in_set(SteeringSystems::Writeback),
             );
         }
     }
+}
+
+/// Sampling the trails (both instances of it), for the transforms' sync
+/// to follow in the same stage.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+struct SampleTrails;
+
+/// `system` run where its pass over the agents runs: on the main thread
+/// while the pass is serial (below [`CHEAP`](crate::passes::CHEAP)'s
+/// count), so a step of a few hundred agents wakes no worker thread and
+/// stays in one core's cache; on a worker of the compute pool once the pass
+/// splits between threads (a system on the main thread would then hand the
+/// pass to the workers and wait for them). Two instances of the system, one
+/// skipped each step by its run condition; neither uses change detection
+/// of its own, so which one ran last does not matter.
+fn where_its_pass_runs<M>(
+    system: impl IntoSystem<(), (), M> + Copy,
+) -> bevy::ecs::schedule::ScheduleConfigs<bevy::ecs::system::ScheduleSystem> {
+    fn on_main_thread(_: bevy::ecs::system::NonSendMarker) {}
+    (
+        system.run_if(passes_parallel),
+        on_main_thread.pipe(system).run_if(not(passes_parallel)),
+    )
+        .into_configs()
+}
+
+/// Whether the agents' cheap passes split between threads this step.
+fn passes_parallel(agents: Query<(), With<SteeringAgent>>) -> bool {
+    crate::passes::task_len(crate::passes::CHEAP, agents.count()).is_some()
 }
