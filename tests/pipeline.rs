@@ -729,55 +729,62 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
     }
 }
 
-/// Below the count from which its passes split between threads (1,024),
-/// the plugin's systems run on the main thread; from it, on the compute
-/// pool's workers: two instances of each, one skipped each step. A world
-/// whose agents cross that count back and forth must step exactly as it
-/// does on one thread (where the main thread's always run), and every step
-/// exactly once: a coasting agent, at a constant velocity with no steering,
-/// moves one step's worth each update.
+/// A step whose passes over the agents are all serial runs on the main
+/// thread, one where a pass splits between threads (from 1,024 agents, or
+/// 128 with obstacles to avoid) on the compute pool's workers: two
+/// instances of each system, one skipped each step. A world whose agents
+/// cross that count back and forth must step exactly as it does on one
+/// thread (where the main thread's always run), and every step exactly
+/// once: a coasting agent, at a constant velocity with no steering, moves
+/// one step's worth each update.
 #[test]
 fn agents_step_once_a_step_on_either_side_of_the_count_that_goes_parallel() {
-    let run = |threads| {
-        let mut app = steering_lab::bench::critters_mix_app(1000, 3, Some(threads));
-        let velocity = Vec2::new(50.0, 20.0);
-        let coaster = app
-            .world_mut()
-            .spawn((
+    // Critters, then critters and a rock out of everyone's way.
+    for (agents, rock) in [(1000, false), (100, true)] {
+        let run = |threads| {
+            let mut app = steering_lab::bench::critters_mix_app(agents, 3, Some(threads));
+            if rock {
+                let far = Position(Vec2::new(-5000.0, -5000.0));
+                app.world_mut().spawn((Obstacle::circle(10.0), far));
+            }
+            let velocity = Vec2::new(50.0, 20.0);
+            let coaster = (
                 SteeringAgent,
                 Behavior::Idle,
                 Position(Vec2::ZERO),
                 Velocity(velocity),
-            ))
-            .id();
-        let mut hashes = Vec::new();
-        let mut extra: Vec<Entity> = Vec::new();
-        for step in 0..8 {
-            // 1,001 agents, then 1,101, 1,001, ...
-            if step % 2 == 1 {
-                extra = (0..100)
-                    .map(|i| {
-                        let p = Vec2::new(10.0 * i as f32, 350.0);
-                        let agent = (SteeringAgent, Behavior::Wander, Position(p));
-                        app.world_mut().spawn(agent).id()
-                    })
-                    .collect();
-            } else {
-                for agent in extra.drain(..) {
-                    app.world_mut().despawn(agent);
-                }
-            }
-            let before = get::<Position>(&app, coaster).0;
-            run_steps(&mut app, 1, |_| {});
-            let moved = get::<Position>(&app, coaster).0 - before;
-            assert!(
-                moved.abs_diff_eq(velocity * DT, 1e-4),
-                "{threads} threads, step {step}: the coasting agent moved {moved}, not {}",
-                velocity * DT
             );
-            hashes.push(steering_lab::bench::positions_hash(&mut app));
-        }
-        hashes
-    };
-    assert_eq!(run(2), run(1));
+            let coaster = app.world_mut().spawn(coaster).id();
+            let mut hashes = Vec::new();
+            let mut extra: Vec<Entity> = Vec::new();
+            for step in 0..8 {
+                // `agents + 1`, then 100 more, then `agents + 1` again, ...
+                if step % 2 == 1 {
+                    extra = (0..100)
+                        .map(|i| {
+                            let p = Vec2::new(10.0 * i as f32, 350.0);
+                            let agent = (SteeringAgent, Behavior::Wander, Position(p));
+                            app.world_mut().spawn(agent).id()
+                        })
+                        .collect();
+                } else {
+                    for agent in extra.drain(..) {
+                        app.world_mut().despawn(agent);
+                    }
+                }
+                let before = get::<Position>(&app, coaster).0;
+                run_steps(&mut app, 1, |_| {});
+                let moved = get::<Position>(&app, coaster).0 - before;
+                assert!(
+                    moved.abs_diff_eq(velocity * DT, 1e-4),
+                    "{agents} agents, {threads} threads, step {step}: the coasting agent \
+                     moved {moved}, not {}",
+                    velocity * DT
+                );
+                hashes.push(steering_lab::bench::positions_hash(&mut app));
+            }
+            hashes
+        };
+        assert_eq!(run(2), run(1), "{agents} agents");
+    }
 }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use crate::components::*;
 use crate::ground::{GroundPlane, SteeringLengthUnit, Writeback};
 use crate::params::{Combine, Priority, SteeringOverride, SteeringParams};
+use crate::passes::{CHEAP, COSTLY, task_len};
 use crate::settings::{SteeringSeed, SteeringSettings};
 use crate::systems;
 
@@ -310,12 +311,13 @@ impl Plugin for SteeringPlugin {
                             .or_else(any_with_component::<SteeringOverride>)
                             .or_else(any_component_removed::<SteeringOverride>),
                     ),
-                    where_its_pass_runs(systems::measure_velocities)
+                    on_the_steps_thread(systems::measure_velocities)
                         .run_if(any_with_component::<MeasuredVelocity>),
                     crate::neighbors::rebuild_grid.run_if(crate::neighbors::grid_wanted),
                     crate::level::validate_obstacles
                         .run_if(any_with_component::<crate::level::Obstacle>),
-                    crate::level::index_obstacles.run_if(crate::level::index_wanted),
+                    on_the_steps_thread(crate::level::index_obstacles)
+                        .run_if(crate::level::index_wanted),
                 )
                     .chain()
                     .in_set(SteeringSystems::Prepare),
@@ -323,23 +325,24 @@ impl Plugin for SteeringPlugin {
                 (
                     crate::neighbors::flock
                         .run_if(any_with_component::<crate::neighbors::Flocking>),
-                    where_its_pass_runs(systems::behave),
-                    where_its_pass_runs(crate::level::follow_paths)
+                    on_the_steps_thread(systems::behave),
+                    on_the_steps_thread(crate::level::follow_paths)
                         .run_if(any_with_component::<crate::level::FollowPath>),
-                    crate::level::avoid_obstacles.run_if(crate::level::anything_to_avoid),
+                    on_the_steps_thread(crate::level::avoid_obstacles)
+                        .run_if(crate::level::anything_to_avoid),
                 )
                     .chain()
                     .in_set(SteeringSystems::Behaviors),
                 (
-                    where_its_pass_runs(systems::record_outputs).run_if(
+                    on_the_steps_thread(systems::record_outputs).run_if(
                         any_with_component::<SteeringForce>
                             .or_else(any_with_component::<DesiredVelocity>),
                     ),
-                    where_its_pass_runs(systems::integrate),
+                    on_the_steps_thread(systems::integrate),
                 )
                     .chain()
                     .in_set(SteeringSystems::Integrate),
-                where_its_pass_runs(systems::sample_trails)
+                on_the_steps_thread(systems::sample_trails)
                     .run_if(any_with_component::<Trail>)
                     .in_set(SampleTrails)
                     .in_set(SteeringSystems::Writeback),
@@ -349,14 +352,14 @@ impl Plugin for SteeringPlugin {
             // Once a frame, after the fixed steps, interpolated between them.
             app.add_systems(
                 RunFixedMainLoop,
-                where_its_pass_runs(systems::sync_transforms)
+                on_the_steps_thread(systems::sync_transforms)
                     .in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
             );
         } else {
             // Right after each step, in the same schedule, so they never lag.
             app.add_systems(
                 self.schedule,
-                where_its_pass_runs(systems::sync_transforms)
+                on_the_steps_thread(systems::sync_transforms)
                     .after(SampleTrails)
                     .in_set(SteeringSystems::Writeback),
             );
@@ -369,26 +372,40 @@ impl Plugin for SteeringPlugin {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 struct SampleTrails;
 
-/// `system` run where its pass over the agents runs: on the main thread
-/// while the pass is serial (below [`CHEAP`](crate::passes::CHEAP)'s
-/// count), so a step of a few hundred agents wakes no worker thread and
-/// stays in one core's cache; on a worker of the compute pool once the pass
-/// splits between threads (a system on the main thread would then hand the
-/// pass to the workers and wait for them). Two instances of the system, one
-/// skipped each step by its run condition; neither uses change detection
-/// of its own, so which one ran last does not matter.
-fn where_its_pass_runs<M>(
+/// `system` run on the main thread in a step whose passes over the agents
+/// are all serial (see [`step_on_main_thread`]), so a step of a few hundred
+/// agents wakes no worker thread and stays in one core's cache, and on a
+/// worker of the compute pool in a step where one splits between threads
+/// (a system on the main thread would then hand its pass to the workers
+/// and wait for them, and a step split between the main thread and the
+/// workers wakes each in turn). Two instances of the system, one skipped
+/// each step by its run condition; neither uses change detection of its
+/// own, so which one ran last does not matter.
+fn on_the_steps_thread<M>(
     system: impl IntoSystem<(), (), M> + Copy,
 ) -> bevy::ecs::schedule::ScheduleConfigs<bevy::ecs::system::ScheduleSystem> {
     fn on_main_thread(_: bevy::ecs::system::NonSendMarker) {}
     (
-        system.run_if(passes_parallel),
-        on_main_thread.pipe(system).run_if(not(passes_parallel)),
+        system.run_if(not(step_on_main_thread)),
+        on_main_thread.pipe(system).run_if(step_on_main_thread),
     )
         .into_configs()
 }
 
-/// Whether the agents' cheap passes split between threads this step.
-fn passes_parallel(agents: Query<(), With<SteeringAgent>>) -> bool {
-    crate::passes::task_len(crate::passes::CHEAP, agents.count()).is_some()
+/// Whether every pass over the agents this step is serial: fewer agents
+/// than [`CHEAP`] splits, and than [`COSTLY`] does if they have anything to
+/// avoid. (From what no system of the step changes, so both instances of a
+/// system see the same answer.)
+fn step_on_main_thread(
+    agents: Query<(), With<SteeringAgent>>,
+    level: Query<
+        (),
+        Or<(
+            With<crate::level::Obstacle>,
+            With<crate::level::Containment>,
+        )>,
+    >,
+) -> bool {
+    let n = agents.count();
+    task_len(CHEAP, n).is_none() && (level.is_empty() || task_len(COSTLY, n).is_none())
 }
