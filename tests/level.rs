@@ -645,3 +645,110 @@ fn an_agent_steers_the_same_whether_or_not_another_was_stepped_before_it() {
         assert_eq!(a, b, "step {step}: alone at {a}, with the other at {b}");
     }
 }
+
+/// The obstacles are gathered into the index again only when one changes:
+/// each kind of change (moved by its `Position` or by its transform,
+/// reshaped, placed by its transform once its `Position` is removed, a
+/// rock added, its `Obstacle` removed, placed where its shape is drawn
+/// once its transform is removed too, despawned) shows in the next step's
+/// index, and a step without one keeps what the index had.
+#[test]
+fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
+    let mut app = headless_app(60.0, 1, SteeringSettings::default());
+    app.world_mut()
+        .spawn((SteeringAgent, Position(Vec2::new(0.0, 500.0))));
+    // Where a ray along +x from the origin first meets an obstacle.
+    let ray = |app: &App| {
+        let ray = model::Probe {
+            from: Vec2::ZERO,
+            dir: Vec2::X,
+            length: 1000.0,
+            radius: 0.0,
+        };
+        let index = app.world().resource::<ObstacleIndex>();
+        index.first_hit(&ray).map(|hit| hit.3)
+    };
+    let rock = (Obstacle::circle(10.0), Position(Vec2::new(100.0, 0.0)));
+    let rock = app.world_mut().spawn(rock).id();
+    let at = |x: f32| GlobalTransform::from_xyz(x, 0.0, 0.0);
+    type Change = Box<dyn Fn(&mut World, Entity)>;
+    let changes: [(&str, Change, Option<f32>); 11] = [
+        ("spawned", Box::new(|_, _| {}), Some(90.0)),
+        ("nothing", Box::new(|_, _| {}), Some(90.0)),
+        (
+            "moved",
+            Box::new(|w, e| w.get_mut::<Position>(e).unwrap().0.x = 200.0),
+            Some(190.0),
+        ),
+        (
+            "reshaped",
+            Box::new(|w, e| {
+                w.entity_mut(e).insert(Obstacle::circle(20.0));
+            }),
+            Some(180.0),
+        ),
+        // Its `Position` still places it.
+        (
+            "given a transform",
+            Box::new(move |w, e| {
+                w.entity_mut(e).insert(at(300.0));
+            }),
+            Some(180.0),
+        ),
+        (
+            "its position removed",
+            Box::new(|w, e| {
+                w.entity_mut(e).remove::<Position>();
+            }),
+            Some(280.0),
+        ),
+        (
+            "moved by its transform",
+            Box::new(move |w, e| {
+                w.entity_mut(e).insert(at(400.0));
+            }),
+            Some(380.0),
+        ),
+        (
+            "another added in front",
+            Box::new(|w, _| {
+                w.spawn((Obstacle::circle(10.0), Position(Vec2::new(50.0, 0.0))));
+            }),
+            Some(40.0),
+        ),
+        (
+            "that one's obstacle removed",
+            Box::new(|w, _| {
+                let front = w
+                    .query_filtered::<Entity, With<Position>>()
+                    .iter(w)
+                    .find(|&e| w.get::<Obstacle>(e).is_some())
+                    .unwrap();
+                w.entity_mut(front).remove::<Obstacle>();
+            }),
+            Some(380.0),
+        ),
+        // Placed where its shape is drawn: round the origin, where the
+        // ray starts (from its centre, a hit at once).
+        (
+            "left without a transform",
+            Box::new(|w, e| {
+                w.entity_mut(e).remove::<GlobalTransform>();
+            }),
+            Some(0.0),
+        ),
+        (
+            "despawned",
+            Box::new(|w, e| {
+                w.despawn(e);
+            }),
+            None,
+        ),
+    ];
+    app.update();
+    for (what, change, hit) in changes {
+        change(app.world_mut(), rock);
+        run_steps(&mut app, 1, |_| {});
+        assert_eq!(ray(&app), hit, "after the rock was {what}");
+    }
+}

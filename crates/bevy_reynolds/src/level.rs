@@ -290,7 +290,12 @@ pub(crate) fn index_wanted(
 }
 
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
-/// every obstacle's shapes, where they are now, into the [`ObstacleIndex`].
+/// every obstacle's shapes, where they are now, into the [`ObstacleIndex`],
+/// gathered again only when something they are made of changed: an
+/// obstacle added, changed, moved or removed (a level's rocks mostly stand
+/// still, and gathering a thousand of them cost more than stepping a
+/// hundred agents).
+#[allow(clippy::type_complexity)]
 pub(crate) fn index_obstacles(
     ground: Res<GroundPlane>,
     unit: Res<SteeringLengthUnit>,
@@ -301,30 +306,56 @@ pub(crate) fn index_obstacles(
         Option<&Position>,
         Option<&GlobalTransform>,
     )>,
+    moved: Query<
+        (),
+        (
+            With<Obstacle>,
+            Or<(
+                Changed<Obstacle>,
+                Changed<Position>,
+                Changed<GlobalTransform>,
+            )>,
+        ),
+    >,
+    mut removed: RemovedComponents<Obstacle>,
+    mut unplaced: RemovedComponents<Position>,
+    mut untransformed: RemovedComponents<GlobalTransform>,
 ) {
+    // (Each reader read to its end. Removals from agents count too: a
+    // gathering more, never one fewer.)
+    let gone = [removed.len(), unplaced.len(), untransformed.len()] != [0; 3];
+    removed.clear();
+    unplaced.clear();
+    untransformed.clear();
     let index = &mut *index;
-    index.shapes.clear();
-    for (entity, obstacle, position, global) in &obstacles {
-        // Every step, so without building the message `problem` makes.
-        if !obstacle.is_valid() {
-            continue;
-        }
-        let ground = *ground;
-        let place = |local: Vec2| match (position, global) {
-            (Some(p), _) => p.0 + local,
-            (None, Some(g)) => ground.to_ground(g.transform_point(ground.place(local, Vec3::ZERO))),
-            (None, None) => local,
-        };
-        let mut part = 0;
-        obstacle.for_each_shape(place, |shape| {
-            if shape.is_valid() {
-                index.shapes.push((entity, part, shape));
+    let changed = gone || ground.is_changed() || unit.is_changed() || !moved.is_empty();
+    if changed {
+        index.shapes.clear();
+        for (entity, obstacle, position, global) in &obstacles {
+            // Without building the message `problem` makes.
+            if !obstacle.is_valid() {
+                continue;
             }
-            part += 1;
-        });
+            let ground = *ground;
+            let place = |local: Vec2| match (position, global) {
+                (Some(p), _) => p.0 + local,
+                (None, Some(g)) => {
+                    ground.to_ground(g.transform_point(ground.place(local, Vec3::ZERO)))
+                }
+                (None, None) => local,
+            };
+            let mut part = 0;
+            obstacle.for_each_shape(place, |shape| {
+                if shape.is_valid() {
+                    index.shapes.push((entity, part, shape));
+                }
+                part += 1;
+            });
+        }
     }
-    // Cells about the size of an agent's look-ahead.
-    index.rebuild(64.0 * unit.0);
+    // Cells about the size of an agent's look-ahead (and lists for the
+    // probes noted since the last step, whether or not the shapes moved).
+    index.rebuild(64.0 * unit.0, changed);
 }
 
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):

@@ -12,8 +12,10 @@ use super::lists::ReachLists;
 use crate::neighbors::floor;
 
 /// Every obstacle's shapes where they are this step, in a uniform grid so
-/// an agent only tests those near its probe. Rebuilt in
-/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare).
+/// an agent only tests those near its probe. Kept up to date in
+/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare): gathered
+/// again in a step after an obstacle was added, changed, moved or removed,
+/// and its grid made again only then (or when the agents look farther).
 #[derive(Resource, Debug, Default)]
 pub struct ObstacleIndex {
     pub(super) shapes: Vec<(Entity, u32, Shape)>,
@@ -113,8 +115,10 @@ impl ObstacleIndex {
 
     /// Makes the grid of the shapes, in cells of about `cell`, and the
     /// lists for probes as wide as the widest noted since the last time:
-    /// unless nothing changed.
-    pub(super) fn rebuild(&mut self, cell: f32) {
+    /// unless nothing changed. `gathered`: whether the shapes were gathered
+    /// again since (if not, they are the ones it was made of, and are not
+    /// compared).
+    pub(crate) fn rebuild(&mut self, cell: f32, gathered: bool) {
         let widest = f32::from_bits(self.widest.swap(0, Ordering::Relaxed));
         let cell = if cell.is_finite() && cell > 0.0 {
             cell
@@ -127,10 +131,13 @@ impl ObstacleIndex {
         let reach = ((widest / (0.5 * cell)).ceil() * 0.5 * cell).min(4.0 * cell);
         let reach = if reach.is_finite() { reach } else { 0.0 };
         let built = &mut self.built;
-        if built.shapes == self.shapes && built.cell == cell && built.reach == reach {
+        let same_shapes = !gathered || built.shapes == self.shapes;
+        if same_shapes && built.cell == cell && built.reach == reach {
             return;
         }
-        built.shapes.clone_from(&self.shapes);
+        if !same_shapes {
+            built.shapes.clone_from(&self.shapes);
+        }
         (built.cell, built.reach) = (cell, reach);
         self.make_grid(cell);
         let mut lists = std::mem::take(&mut self.lists);
@@ -742,7 +749,7 @@ mod tests {
             // Lists for probes reaching 256 (four cells): most of those
             // below; the rest walk the grid.
             index.note_reach(250.0);
-            index.rebuild(64.0);
+            index.rebuild(64.0, true);
             assert_eq!(index.lists.reach, 256.0);
             let cells = index.size.x as i64 * index.size.y as i64;
             assert!(cells <= MIN_GRID_CELLS.max(16 * 300), "{cells} cells");
@@ -828,7 +835,7 @@ mod tests {
             };
             index.shapes.push((Entity::PLACEHOLDER, 0, rock));
             index.note_reach(105.0);
-            index.rebuild(64.0);
+            index.rebuild(64.0, true);
             // Lists for probes reaching 128: a probe 405 long walks the grid.
             assert_eq!(index.lists.reach, 128.0);
             let probe = Probe { length, ..probe };
@@ -892,7 +899,7 @@ mod tests {
             radius: 50.0,
         };
         index.shapes.push((Entity::PLACEHOLDER, 0, rock));
-        index.rebuild(64.0);
+        index.rebuild(64.0, true);
         let probe = Probe {
             from: Vec2::new(10.0, 0.0),
             dir: Vec2::X,
