@@ -711,18 +711,21 @@ fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
         ),
         (
             "another added in front",
+            // A wall placed where it is drawn (nothing else places it).
             Box::new(|w, _| {
-                w.spawn((Obstacle::circle(10.0), Position(Vec2::new(50.0, 0.0))));
+                w.spawn(Obstacle::wall(
+                    Vec2::new(50.0, -20.0),
+                    Vec2::new(50.0, 20.0),
+                ));
             }),
-            Some(40.0),
+            Some(50.0),
         ),
         (
             "that one's obstacle removed",
             Box::new(|w, _| {
                 let front = w
-                    .query_filtered::<Entity, With<Position>>()
-                    .iter(w)
-                    .find(|&e| w.get::<Obstacle>(e).is_some())
+                    .query_filtered::<Entity, (With<Obstacle>, Without<GlobalTransform>)>()
+                    .single(w)
                     .unwrap();
                 w.entity_mut(front).remove::<Obstacle>();
             }),

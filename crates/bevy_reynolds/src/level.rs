@@ -317,17 +317,17 @@ pub(crate) fn index_obstacles(
             )>,
         ),
     >,
-    mut removed: RemovedComponents<Obstacle>,
-    mut unplaced: RemovedComponents<Position>,
-    mut untransformed: RemovedComponents<GlobalTransform>,
+    placed: Query<(), (With<Obstacle>, With<Position>)>,
+    transformed: Query<(), (With<Obstacle>, With<GlobalTransform>)>,
 ) {
-    // (Each reader read to its end. Removals from agents count too: a
-    // gathering more, never one fewer.)
-    let gone = [removed.len(), unplaced.len(), untransformed.len()] != [0; 3];
-    removed.clear();
-    unplaced.clear();
-    untransformed.clear();
     let index = &mut *index;
+    // An obstacle removed (or no longer placed by its `Position` or its
+    // transform) leaves one of these fewer; one added is `Changed`. (Counts
+    // rather than removal messages, which a fixed step can miss when
+    // several frames pass between two steps.)
+    let counts = [obstacles.count(), placed.count(), transformed.count()];
+    let gone = counts != index.counts;
+    index.counts = counts;
     let changed = gone || ground.is_changed() || unit.is_changed() || !moved.is_empty();
     if changed {
         index.shapes.clear();

@@ -379,8 +379,10 @@ struct SampleTrails;
 /// (a system on the main thread would then hand its pass to the workers
 /// and wait for them, and a step split between the main thread and the
 /// workers wakes each in turn). Two instances of the system, one skipped
-/// each step by its run condition; neither uses change detection of its
-/// own, so which one ran last does not matter.
+/// each step by its run condition. What one instance keeps of its own is
+/// when it last ran: the one that runs sees every change since then, which
+/// is at least every change since either ran (`index_obstacles`, the only
+/// one that asks, may gather the obstacles once more than it needed to).
 fn on_the_steps_thread<M>(
     system: impl IntoSystem<(), (), M> + Copy,
 ) -> bevy::ecs::schedule::ScheduleConfigs<bevy::ecs::system::ScheduleSystem> {

@@ -42,6 +42,9 @@ pub struct ObstacleIndex {
     widest: AtomicU32,
     /// What the grid and lists were last made of.
     built: Built,
+    /// How many obstacles there were when the shapes were last gathered,
+    /// and how many were placed by a `Position` and had a transform.
+    pub(crate) counts: [usize; 3],
 }
 
 /// The shapes, the cell size asked for and the reach an [`ObstacleIndex`]
