@@ -672,6 +672,16 @@ fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
     let rock = app.world_mut().spawn(rock).id();
     let at = |x: f32| GlobalTransform::from_xyz(x, 0.0, 0.0);
     type Change = Box<dyn Fn(&mut World, Entity)>;
+    fn insert(bundle: impl Bundle + Clone) -> Change {
+        Box::new(move |w, e| {
+            w.entity_mut(e).insert(bundle.clone());
+        })
+    }
+    fn remove<C: Component>() -> Change {
+        Box::new(|w, e| {
+            w.entity_mut(e).remove::<C>();
+        })
+    }
     let changes: [(&str, Change, Option<f32>); 11] = [
         ("spawned", Box::new(|_, _| {}), Some(90.0)),
         ("nothing", Box::new(|_, _| {}), Some(90.0)),
@@ -680,35 +690,11 @@ fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
             Box::new(|w, e| w.get_mut::<Position>(e).unwrap().0.x = 200.0),
             Some(190.0),
         ),
-        (
-            "reshaped",
-            Box::new(|w, e| {
-                w.entity_mut(e).insert(Obstacle::circle(20.0));
-            }),
-            Some(180.0),
-        ),
+        ("reshaped", insert(Obstacle::circle(20.0)), Some(180.0)),
         // Its `Position` still places it.
-        (
-            "given a transform",
-            Box::new(move |w, e| {
-                w.entity_mut(e).insert(at(300.0));
-            }),
-            Some(180.0),
-        ),
-        (
-            "its position removed",
-            Box::new(|w, e| {
-                w.entity_mut(e).remove::<Position>();
-            }),
-            Some(280.0),
-        ),
-        (
-            "moved by its transform",
-            Box::new(move |w, e| {
-                w.entity_mut(e).insert(at(400.0));
-            }),
-            Some(380.0),
-        ),
+        ("given a transform", insert(at(300.0)), Some(180.0)),
+        ("its position removed", remove::<Position>(), Some(280.0)),
+        ("moved by its transform", insert(at(400.0)), Some(380.0)),
         (
             "another added in front",
             // A wall placed where it is drawn (nothing else places it).
@@ -735,9 +721,7 @@ fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
         // ray starts (from its centre, a hit at once).
         (
             "left without a transform",
-            Box::new(|w, e| {
-                w.entity_mut(e).remove::<GlobalTransform>();
-            }),
+            remove::<GlobalTransform>(),
             Some(0.0),
         ),
         (
