@@ -396,10 +396,12 @@ fn on_the_steps_thread<M>(
 
 /// Whether every pass over the agents this step is serial: fewer agents
 /// than [`CHEAP`] splits, and than [`COSTLY`] does if they have anything to
-/// avoid. (From what no system of the step changes, so both instances of a
-/// system see the same answer.)
+/// avoid; and no flockers, whose two systems stay on the workers (a step
+/// would go back and forth). (From what no system of the step changes, so
+/// both instances of a system see the same answer.)
 fn step_on_main_thread(
     agents: Query<(), With<SteeringAgent>>,
+    flockers: Query<(), With<crate::neighbors::Flocking>>,
     level: Query<
         (),
         Or<(
@@ -409,5 +411,7 @@ fn step_on_main_thread(
     >,
 ) -> bool {
     let n = agents.count();
-    task_len(CHEAP, n).is_none() && (level.is_empty() || task_len(COSTLY, n).is_none())
+    flockers.is_empty()
+        && task_len(CHEAP, n).is_none()
+        && (level.is_empty() || task_len(COSTLY, n).is_none())
 }
