@@ -44,7 +44,7 @@ pub struct ObstacleIndex {
     built: Built,
     /// How many obstacles there were when the shapes were last gathered,
     /// and how many were placed by a `Position` and had a transform.
-    pub(crate) counts: [usize; 3],
+    pub(super) counts: [usize; 3],
 }
 
 /// The shapes, the cell size asked for and the reach an [`ObstacleIndex`]
@@ -121,7 +121,7 @@ impl ObstacleIndex {
     /// unless nothing changed. `gathered`: whether the shapes were gathered
     /// again since (if not, they are the ones it was made of, and are not
     /// compared).
-    pub(crate) fn rebuild(&mut self, cell: f32, gathered: bool) {
+    pub(super) fn rebuild(&mut self, cell: f32, gathered: bool) {
         let widest = f32::from_bits(self.widest.swap(0, Ordering::Relaxed));
         let cell = if cell.is_finite() && cell > 0.0 {
             cell
