@@ -49,10 +49,14 @@ struct Rules {
 impl Rules {
     fn applied(&self) -> Flocking {
         let on = |enabled: bool, weight: f32| if enabled { weight } else { 0.0 };
+        let rules = &self.flocking.rules;
         Flocking {
-            separation_weight: on(self.separation, self.flocking.separation_weight),
-            alignment_weight: on(self.alignment, self.flocking.alignment_weight),
-            cohesion_weight: on(self.cohesion, self.flocking.cohesion_weight),
+            rules: FlockParams {
+                separation_weight: on(self.separation, rules.separation_weight),
+                alignment_weight: on(self.alignment, rules.alignment_weight),
+                cohesion_weight: on(self.cohesion, rules.cohesion_weight),
+                ..*rules
+            },
             ..self.flocking
         }
     }
@@ -138,13 +142,13 @@ fn setup(
     let flocking = rules.applied();
     // Each boid wanders a little, flees the mouse, and flocks.
     let behavior = Behavior::Blend(vec![
-        Weighted::new(0.3, Steer::Wander),
-        Weighted::new(3.0, Steer::Flee(Target::Entity(mouse))),
+        Weighted::new(0.3, Behavior::Wander),
+        Weighted::new(3.0, Behavior::Flee(Target::Entity(mouse))),
     ]);
     // A panic radius of 120 px, so the flock splits around the mouse.
-    let overrides = SteeringOverride {
-        panic_radius: Some(120.0),
-        max_speed: Some(160.0),
+    let overrides = SteeringParams {
+        panic_radius: 120.0,
+        max_speed: 160.0,
         ..default()
     };
     commands.spawn_batch((0..args.boids).map(move |_| {
@@ -206,7 +210,7 @@ fn rules_panel(mut contexts: EguiContexts, mut rules: ResMut<Rules>) -> Result {
         .anchor(egui::Align2::RIGHT_BOTTOM, [-10.0, -10.0])
         .resizable(false)
         .show(contexts.ctx_mut()?, |ui| {
-            let f = &mut edited.flocking;
+            let f = &mut edited.flocking.rules;
             ui.checkbox(&mut edited.separation, "[1] separation");
             ui.add(egui::Slider::new(&mut f.separation_weight, 0.0..=5.0).text("weight"));
             ui.add(egui::Slider::new(&mut f.separation_radius, 1.0..=100.0).text("radius (px)"));

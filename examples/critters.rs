@@ -19,9 +19,9 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
 use bevy_prototype_lyon::prelude::*;
 use bevy_reynolds::inspector::SteeringReset;
-use bevy_reynolds::model::defaults;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw, ShowRadii};
+use bevy_reynolds::reynolds::defaults;
 use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -100,16 +100,16 @@ impl Kind {
     fn behavior(self, mouse: Target, exercises: &Exercises, graze_flee_weight: f32) -> Behavior {
         match self {
             Kind::Seek if exercises.distracted_seekers => Behavior::Blend(vec![
-                Weighted::new(1.0, Steer::Seek(mouse)),
-                Weighted::new(0.5, Steer::Wander),
+                Weighted::new(1.0, Behavior::Seek(mouse)),
+                Weighted::new(0.5, Behavior::Wander),
             ]),
             Kind::Seek => Behavior::Seek(mouse),
             Kind::Arrive => Behavior::Arrive(mouse),
             Kind::Pursue => Behavior::Pursue(mouse),
             Kind::Wander => Behavior::Wander,
             Kind::Graze if exercises.grazers_evade => Behavior::Blend(vec![
-                Weighted::new(1.0, Steer::Wander),
-                Weighted::new(graze_flee_weight, Steer::Evade(mouse)),
+                Weighted::new(1.0, Behavior::Wander),
+                Weighted::new(graze_flee_weight, Behavior::Evade(mouse)),
             ]),
             Kind::Graze => Behavior::Graze(mouse),
         }

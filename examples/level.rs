@@ -15,9 +15,9 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_reynolds::model;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw, ShowRadii};
+use bevy_reynolds::reynolds::{level, math};
 use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -99,9 +99,9 @@ impl Field {
                     .map(|(a, b)| (*a, *b))
                     .collect::<Vec<_>>(),
             )
-            .map(|(a, b)| p.distance(model::closest_on_segment(p, *a, *b)) - BODY)
+            .map(|(a, b)| p.distance(math::closest_on_segment(p, *a, *b)) - BODY)
             .collect::<Vec<_>>();
-        let inside = if model::inside_polygon(p, &self.corners) {
+        let inside = if level::inside_polygon(p, &self.corners) {
             f32::INFINITY
         } else {
             f32::NEG_INFINITY

@@ -1,4 +1,4 @@
-//! The chapter's numbers, reproduced by the real `SteeringPlugin` in a
+//! The chapter's numbers, reproduced by the real `SteeringPlugins` in a
 //! headless app (`MinimalPlugins`, manual time, one fixed step per update),
 //! at 60 Hz and at 144 Hz.
 

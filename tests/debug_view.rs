@@ -29,7 +29,7 @@ fn headless_with_debug_view() -> App {
                 ..default()
             })
             .disable::<WinitPlugin>(),
-        SteeringPlugin::default(),
+        SteeringPlugins::default(),
         SteeringDebugPlugin,
     ));
     app

@@ -86,7 +86,7 @@ fn params() -> impl Strategy<Value = SteeringParams> {
         )
 }
 
-fn overrides() -> impl Strategy<Value = SteeringOverride> {
+fn overrides() -> impl Strategy<Value = SteeringParams> {
     (
         (
             maybe(hostile()),
@@ -108,16 +108,19 @@ fn overrides() -> impl Strategy<Value = SteeringOverride> {
                 (mass, max_turn_rate, wander_rate, panic_radius),
                 combine,
             )| {
-                SteeringOverride {
-                    max_speed,
-                    max_force,
-                    response_time,
-                    radius,
-                    mass,
-                    max_turn_rate,
-                    wander_rate,
-                    panic_radius,
-                    combine,
+                // A field left out stays at the chapter's value, so it
+                // follows the settings.
+                let chapter = SteeringParams::default();
+                SteeringParams {
+                    max_speed: max_speed.unwrap_or(chapter.max_speed),
+                    max_force: max_force.unwrap_or(chapter.max_force),
+                    response_time: response_time.unwrap_or(chapter.response_time),
+                    radius: radius.unwrap_or(chapter.radius),
+                    mass: mass.unwrap_or(chapter.mass),
+                    max_turn_rate: max_turn_rate.unwrap_or(chapter.max_turn_rate),
+                    wander_rate: wander_rate.unwrap_or(chapter.wander_rate),
+                    panic_radius: panic_radius.unwrap_or(chapter.panic_radius),
+                    combine: combine.unwrap_or(chapter.combine),
                     ..default()
                 }
             },
@@ -141,15 +144,17 @@ fn flocking() -> impl Strategy<Value = Flocking> {
                 cruise_speed,
             )| {
                 Flocking {
-                    separation_radius,
-                    neighbor_radius,
-                    separation_weight: sw,
-                    alignment_weight: aw,
-                    cohesion_weight: cw,
-                    view_half_angle,
+                    rules: FlockParams {
+                        separation_radius,
+                        neighbor_radius,
+                        separation_weight: sw,
+                        alignment_weight: aw,
+                        cohesion_weight: cw,
+                        view_half_angle,
+                        cruise_speed,
+                    },
                     max_neighbors,
                     priority,
-                    cruise_speed,
                 }
             },
         )
@@ -212,7 +217,7 @@ struct AgentSpec {
     pos: Vec2,
     vel: Vec2,
     behavior: BehaviorSpec,
-    overrides: Option<SteeringOverride>,
+    overrides: Option<SteeringParams>,
     flocking: Option<Flocking>,
     contain: Option<Vec<Vec2>>,
     path: Option<(Vec<Vec2>, bool, f32)>,
@@ -316,14 +321,14 @@ fn resolve(target: TargetSpec, agents: &[Entity]) -> Target {
     }
 }
 
-fn steer(kind: u8, target: Target) -> Steer {
+fn steer(kind: u8, target: Target) -> Behavior {
     match kind {
-        0 => Steer::Seek(target),
-        1 => Steer::Arrive(target),
-        2 => Steer::Flee(target),
-        3 => Steer::Pursue(target),
-        4 => Steer::Evade(target),
-        _ => Steer::Wander,
+        0 => Behavior::Seek(target),
+        1 => Behavior::Arrive(target),
+        2 => Behavior::Flee(target),
+        3 => Behavior::Pursue(target),
+        4 => Behavior::Evade(target),
+        _ => Behavior::Wander,
     }
 }
 

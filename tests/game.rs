@@ -11,7 +11,7 @@ use steering_lab::{BehaviorKind, Scenario, headless_app, run_steps};
 fn an_idle_agent_spawned_left_of_the_origin_stays_there() {
     // Bevy's 2D camera looks at the origin: a game spawns on both sides.
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SteeringPlugin::default()));
+    app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
     let agent = app
         .world_mut()
         .spawn((SteeringAgent, Position::new(-100.0, -50.0)))
@@ -128,7 +128,7 @@ fn a_length_unit_scales_the_chapter_to_a_games_units() {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
-        SteeringPlugin::default().with_length_unit(0.01),
+        SteeringPlugins::default().with_length_unit(0.01),
     ));
     let scaled = app.world().resource::<SteeringSettings>().agent;
     let in_units = Scenario {
@@ -282,8 +282,8 @@ fn writing_a_desired_velocity_changes_nothing() {
             Behavior::Idle,
             Behavior::Seek(Target::Point(Vec2::new(300.0, 0.0))),
             Behavior::Blend(vec![
-                Weighted::new(2.0, Steer::Seek(Target::Point(Vec2::new(0.0, 300.0)))),
-                Weighted::new(1.0, Steer::Wander),
+                Weighted::new(2.0, Behavior::Seek(Target::Point(Vec2::new(0.0, 300.0)))),
+                Weighted::new(1.0, Behavior::Wander),
             ]),
         ]
         .into_iter()
@@ -339,7 +339,7 @@ fn an_agent_given_only_a_transform_starts_where_it_puts_it() {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
-        SteeringPlugin::default().with_ground(GroundPlane::Xz),
+        SteeringPlugins::default().with_ground(GroundPlane::Xz),
     ));
     let agent = app
         .world_mut()
@@ -363,7 +363,7 @@ fn a_still_agent_is_drawn_exactly_where_it_is_between_fixed_steps() {
     // steps: an agent that does not move must not be drawn a rounding
     // error off, a different one each frame.
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SteeringPlugin::default()));
+    app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
     let step = app.world().resource::<Time<Fixed>>().timestep();
     app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
         step.mul_f64(0.37),

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy_reynolds::Position;
-use bevy_reynolds::model;
 use bevy_reynolds::prelude::*;
+use bevy_reynolds::reynolds::{level, path};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use steering_lab::{BehaviorKind, Level, Report, Scenario, headless_app, run_steps};
@@ -277,7 +277,7 @@ fn wanderers_inside(area: &[Vec2], count: usize, hz: f64, seconds: f64) -> Wande
             rng.random_range(min.x..max.x),
             rng.random_range(min.y..max.y),
         );
-        if model::inside_polygon(p, area) {
+        if level::inside_polygon(p, area) {
             spawn_wanderer(&mut app, p, area, &mut rng);
             spawned += 1;
         }
@@ -287,8 +287,8 @@ fn wanderers_inside(area: &[Vec2], count: usize, hz: f64, seconds: f64) -> Wande
     let mut positions = app.world_mut().query::<&Position>();
     run_steps(&mut app, (seconds * hz) as u64, |world| {
         for p in positions.iter(world) {
-            worst = worst.max(model::outside_by(p.0, area));
-            let to_edge = model::closest_on_outline(p.0, area).map_or(0.0, |q| p.0.distance(q));
+            worst = worst.max(level::outside_by(p.0, area));
+            let to_edge = level::closest_on_outline(p.0, area).map_or(0.0, |q| p.0.distance(q));
             near += usize::from(to_edge < 20.0);
             all += 1;
         }
@@ -369,7 +369,7 @@ fn an_agent_placed_outside_comes_back_in_within_3_s() {
             let back = report
                 .trajectory
                 .iter()
-                .find(|s| model::inside_polygon(s.pos, &area));
+                .find(|s| level::inside_polygon(s.pos, &area));
             assert!(back.is_some(), "still outside after 3 s at {hz} Hz");
         }
     }
@@ -402,7 +402,7 @@ fn a_looped_rectangle_is_lapped_on_the_path_and_near_top_speed() {
             },
             ..Default::default()
         });
-        let path = model::Polyline::new(corners.iter().copied(), true);
+        let path = path::Polyline::new(corners.iter().copied(), true);
         let allowed = 20.0 + BODY;
         let (mut straight, mut corner) = (0.0f32, 0.0f32);
         // After the first lap's start from rest.
@@ -659,14 +659,14 @@ fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
         .spawn((SteeringAgent, Position(Vec2::new(0.0, 500.0))));
     // Where a ray along +x from the origin first meets an obstacle.
     let ray = |app: &App| {
-        let ray = model::Probe {
+        let ray = level::Probe {
             from: Vec2::ZERO,
             dir: Vec2::X,
             length: 1000.0,
             radius: 0.0,
         };
         let index = app.world().resource::<ObstacleIndex>();
-        index.first_hit(&ray).map(|hit| hit.3)
+        index.first_hit(&ray).map(|hit| hit.at)
     };
     let rock = (Obstacle::circle(10.0), Position(Vec2::new(100.0, 0.0)));
     let rock = app.world_mut().spawn(rock).id();

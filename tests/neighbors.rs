@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{Position, Velocity};
+use bevy_reynolds::{GridAgent, Position, Velocity};
 use proptest::prelude::*;
 use steering_lab::{headless_app, run_steps};
 
@@ -11,7 +11,9 @@ fn brute_force(points: &[Vec2], p: Vec2, r: f32, period: Vec2) -> Vec<usize> {
     let mut found: Vec<usize> = points
         .iter()
         .enumerate()
-        .filter(|(_, q)| bevy_reynolds::model::wrapped_offset(p, **q, period).length() <= r)
+        .filter(|(_, q)| {
+            bevy_reynolds::reynolds::world::wrapped_offset(p, **q, period).length() <= r
+        })
         .map(|(i, _)| i)
         .collect();
     found.sort();
@@ -25,6 +27,16 @@ fn grid_query(grid: &NeighborGrid, p: Vec2, r: f32) -> Vec<usize> {
         .collect();
     found.sort();
     found
+}
+
+/// A still point agent at `position`, as the grid takes it in.
+fn still(id: Entity, position: Vec2) -> GridAgent<Entity> {
+    GridAgent {
+        id,
+        position,
+        velocity: Vec2::ZERO,
+        radius: 0.0,
+    }
 }
 
 fn entities(n: usize) -> Vec<Entity> {
@@ -47,7 +59,7 @@ proptest! {
         let ids = entities(points.len());
         let wrap = wraps.then(|| Rect::new(0.0, 0.0, 1000.0, 700.0));
         let mut grid = NeighborGrid::default();
-        grid.rebuild(ids.iter().zip(&points).map(|(e, p)| (*e, *p, Vec2::ZERO, 0.0)), cell, wrap);
+        grid.rebuild(ids.iter().zip(&points).map(|(e, p)| still(*e, *p)), cell, wrap);
         let period = if wraps { Vec2::new(1000.0, 700.0) } else { Vec2::ZERO };
         let p = Vec2::new(probe.0, probe.1);
         let expected: Vec<usize> = brute_force(&points, p, r, period)
@@ -64,8 +76,8 @@ fn neighbors_across_an_edge_count() {
     let mut grid = NeighborGrid::default();
     grid.rebuild(
         [
-            (ids[0], Vec2::new(995.0, 350.0), Vec2::ZERO, 0.0),
-            (ids[1], Vec2::new(5.0, 350.0), Vec2::ZERO, 0.0),
+            still(ids[0], Vec2::new(995.0, 350.0)),
+            still(ids[1], Vec2::new(5.0, 350.0)),
         ],
         70.0,
         Some(Rect::new(0.0, 0.0, 1000.0, 700.0)),
@@ -98,10 +110,8 @@ fn separation_pushes_close_still_agents_apart() {
     };
     let separated = apart_after_1_s(Flocking::separation_only());
     assert!(separated >= 25.0, "{separated} px apart");
-    let none = Flocking {
-        separation_weight: 0.0,
-        ..Flocking::separation_only()
-    };
+    let mut none = Flocking::separation_only();
+    none.rules.separation_weight = 0.0;
     assert_eq!(apart_after_1_s(none), 10.0);
 }
 
@@ -123,9 +133,9 @@ fn flock_after_10_s(flocking: Flocking) -> (f32, f32) {
         let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
         app.world_mut().spawn((
             flocking,
-            Behavior::Blend(vec![Weighted::new(0.3, Steer::Wander)]),
-            SteeringOverride {
-                max_speed: Some(160.0),
+            Behavior::Blend(vec![Weighted::new(0.3, Behavior::Wander)]),
+            SteeringParams {
+                max_speed: 160.0,
                 ..default()
             },
             Position(Vec2::new(
@@ -238,23 +248,32 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
                 );
                 let flocking = Flocking {
                     max_neighbors,
-                    view_half_angle: Some(2.0),
+                    rules: FlockParams {
+                        view_half_angle: Some(2.0),
+                        ..default()
+                    },
                     ..default()
                 };
                 let (flocking, max_speed) = match i % 4 {
                     0 => (flocking, None),
                     3 => (
                         Flocking {
-                            separation_radius: 15.0,
-                            neighbor_radius: 35.0,
+                            rules: FlockParams {
+                                separation_radius: 15.0,
+                                neighbor_radius: 35.0,
+                                ..flocking.rules
+                            },
                             ..flocking
                         },
                         None,
                     ),
                     1 => (
                         Flocking {
-                            separation_weight: 4.0,
-                            cohesion_weight: 0.0,
+                            rules: FlockParams {
+                                separation_weight: 4.0,
+                                cohesion_weight: 0.0,
+                                ..flocking.rules
+                            },
                             ..flocking
                         },
                         None,
@@ -264,8 +283,8 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
                 app.world_mut()
                     .spawn((
                         flocking,
-                        SteeringOverride {
-                            max_speed,
+                        SteeringParams {
+                            max_speed: max_speed.unwrap_or(220.0),
                             ..default()
                         },
                         Behavior::Idle,
@@ -351,16 +370,18 @@ fn flock_after_a_change(change: usize) {
     run_steps(&mut changed, 1, |_| {});
     let change_one = |e: Entity, world: &mut World| match change {
         1 => {
-            world.entity_mut(e).insert(Flocking {
-                separation_weight: 4.0,
-                cohesion_weight: 0.0,
-                ..default()
-            });
+            world
+                .entity_mut(e)
+                .insert(Flocking::with_rules(FlockParams {
+                    separation_weight: 4.0,
+                    cohesion_weight: 0.0,
+                    ..default()
+                }));
         }
         2 => {
-            world.entity_mut(e).insert(SteeringOverride {
-                max_speed: Some(80.0),
-                radius: Some(3.0),
+            world.entity_mut(e).insert(SteeringParams {
+                max_speed: 80.0,
+                radius: 3.0,
                 ..default()
             });
         }
@@ -412,7 +433,7 @@ fn flock_after_a_change(change: usize) {
 /// the short way round instead of in blocks, and counts each once.
 #[test]
 fn flock_sums_in_a_tiny_world_and_an_empty_grid() {
-    use bevy_reynolds::model::{FlockParams, FlockView};
+    use bevy_reynolds::reynolds::flock::FlockView;
     let params = FlockParams::default();
     let view = FlockView::new(&params, Vec2::ZERO);
     let empty = NeighborGrid::default();
@@ -428,9 +449,9 @@ fn flock_sums_in_a_tiny_world_and_an_empty_grid() {
     let mut grid = NeighborGrid::default();
     grid.rebuild(
         [
-            (ids[0], Vec2::new(5.0, 50.0), Vec2::ZERO, 0.0),
-            (ids[1], Vec2::new(95.0, 50.0), Vec2::ZERO, 0.0),
-            (ids[2], Vec2::new(50.0, 50.0), Vec2::ZERO, 0.0),
+            still(ids[0], Vec2::new(5.0, 50.0)),
+            still(ids[1], Vec2::new(95.0, 50.0)),
+            still(ids[2], Vec2::new(50.0, 50.0)),
         ],
         70.0,
         Some(Rect::new(0.0, 0.0, 100.0, 100.0)),

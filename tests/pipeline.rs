@@ -4,8 +4,8 @@
 //! turn-rate limit.
 
 use bevy::prelude::*;
-use bevy_reynolds::model;
 use bevy_reynolds::prelude::*;
+use bevy_reynolds::reynolds::{behaviors, combine, model, wander};
 use bevy_reynolds::{Position, Velocity};
 use steering_lab::{BehaviorKind, Scenario, headless_app, headless_app_with_threads, run_steps};
 
@@ -48,8 +48,8 @@ fn seeker(app: &mut App, combine: Combine, push: Push) -> Entity {
         .spawn((
             SteeringAgent,
             Behavior::Seek(Target::Point(Vec2::new(10_000.0, 0.0))),
-            SteeringOverride {
-                combine: Some(combine),
+            SteeringParams {
+                combine,
                 ..default()
             },
             push,
@@ -108,7 +108,7 @@ fn priority_gives_the_first_group_that_asks_and_else_the_rest() {
     app.world_mut().get_mut::<Push>(agent).unwrap().on = false;
     let pos = get::<Position>(&app, agent).0;
     run_steps(&mut app, 1, |_| {});
-    let desired = model::seek(pos, Vec2::new(10_000.0, 0.0), 220.0);
+    let desired = behaviors::seek(pos, Vec2::new(10_000.0, 0.0), 220.0);
     let seek = model::steering(desired, vel, 0.15);
     assert_eq!(get::<SteeringForce>(&app, agent).0, seek);
     // Weighted, the same two forces are summed.
@@ -214,8 +214,8 @@ fn lowest_point(combine: Combine) -> f32 {
                     SteeringAgent,
                     KeepOut,
                     Behavior::Blend(vec![
-                        Weighted::new(1.0, Steer::Seek(goal)),
-                        Weighted::new(1.0, Steer::Pursue(goal)),
+                        Weighted::new(1.0, Behavior::Seek(goal)),
+                        Weighted::new(1.0, Behavior::Pursue(goal)),
                     ]),
                     Position::new(x, 300.0),
                 ))
@@ -252,8 +252,8 @@ fn an_agent_follows_the_defaults_except_where_it_set_its_own() {
     let own = world
         .spawn((
             SteeringAgent,
-            SteeringOverride {
-                max_speed: Some(50.0),
+            SteeringParams {
+                max_speed: 50.0,
                 ..default()
             },
         ))
@@ -272,24 +272,28 @@ fn an_agent_follows_the_defaults_except_where_it_set_its_own() {
     assert_eq!(get::<SteeringParams>(&app, own).max_speed, 50.0);
     assert_eq!(get::<SteeringParams>(&app, own).response_time, 0.5);
 
-    // The override changes in place, then goes.
-    app.world_mut()
-        .get_mut::<SteeringOverride>(own)
-        .unwrap()
-        .max_speed = Some(70.0);
+    // Its own value changes in place, then goes back to the default's.
+    let mut params = app.world_mut().get_mut::<SteeringParams>(own).unwrap();
+    params.max_speed = 70.0;
     run_steps(&mut app, 1, |_| {});
     assert_eq!(get::<SteeringParams>(&app, own).max_speed, 70.0);
-    app.world_mut().entity_mut(own).remove::<SteeringOverride>();
+    app.world_mut()
+        .get_mut::<SteeringParams>(own)
+        .unwrap()
+        .max_speed = 100.0;
+    let mut settings = app.world_mut().resource_mut::<SteeringSettings>();
+    settings.agent.max_speed = 120.0;
     run_steps(&mut app, 1, |_| {});
-    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 100.0);
-    // And comes back.
-    app.world_mut().entity_mut(own).insert(SteeringOverride {
-        mass: Some(4.0),
+    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 120.0);
+    // And comes back, the rest still the settings'.
+    app.world_mut().entity_mut(own).insert(SteeringParams {
+        mass: 4.0,
         ..default()
     });
     run_steps(&mut app, 1, |_| {});
     assert_eq!(get::<SteeringParams>(&app, own).mass, 4.0);
-    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 100.0);
+    assert_eq!(get::<SteeringParams>(&app, own).max_speed, 120.0);
+    assert_eq!(get::<SteeringParams>(&app, own).response_time, 0.5);
 }
 
 #[test]
@@ -307,8 +311,8 @@ fn separation_reaches_as_far_as_the_gap_between_the_bodies() {
                         Flocking::separation_only(),
                         Behavior::Idle,
                         Position::new(x, 350.0),
-                        SteeringOverride {
-                            radius: Some(radius),
+                        SteeringParams {
+                            radius,
                             ..default()
                         },
                         SteeringForce::default(),
@@ -442,7 +446,7 @@ fn a_target_at_90_degrees_inside_the_turning_circle_is_still_reached() {
 #[test]
 fn outside_the_fixed_loop_transforms_are_written_in_the_same_frame() {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SteeringPlugin::new(Update)));
+    app.add_plugins((MinimalPlugins, SteeringPlugins::new(Update)));
     let agent = app
         .world_mut()
         .spawn((
@@ -459,9 +463,13 @@ fn outside_the_fixed_loop_transforms_are_written_in_the_same_frame() {
     }
 }
 
-/// Puts an agent in table `N` (with `SteeringOverride`, in another again).
+/// Puts an agent in table `N` (with `OwnParams`, in another again).
 #[derive(Component)]
 struct InTable<const N: u8>;
+
+/// Marks the agents with parameters of their own (another table).
+#[derive(Component)]
+struct OwnParams;
 
 /// Puts `agent` in table `k` of ten (0: the one without a marker).
 fn put_in_table(agent: &mut EntityWorldMut, k: usize) {
@@ -482,11 +490,11 @@ fn put_in_table(agent: &mut EntityWorldMut, k: usize) {
 /// Puts agent `i` in one of twenty tables: most (about two thirds of
 /// 3,001, more than half) in one, so that it splits between two threads
 /// too, the rest in more tables than one scope takes (every seventh with
-/// `overrides`, in a table of its own again).
-fn spread_over_tables(mut agent: EntityWorldMut, i: usize, overrides: SteeringOverride) -> Entity {
+/// parameters of its own, in a table of its own again).
+fn spread_over_tables(mut agent: EntityWorldMut, i: usize, own: SteeringParams) -> Entity {
     put_in_table(&mut agent, if i % 40 < 10 { i % 40 } else { 0 });
     if i.is_multiple_of(7) {
-        agent.insert(overrides);
+        agent.insert((own, OwnParams));
     }
     agent.id()
 }
@@ -532,8 +540,8 @@ fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
             spread_over_tables(
                 agent,
                 i,
-                SteeringOverride {
-                    max_turn_rate: Some(2.0),
+                SteeringParams {
+                    max_turn_rate: 2.0,
                     ..default()
                 },
             )
@@ -620,10 +628,10 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
         5 => Behavior::Wander,
         6 => Behavior::Graze(Target::Point(point)),
         7 => Behavior::Blend(vec![
-            Weighted::new(0.5, Steer::Wander),
+            Weighted::new(0.5, Behavior::Wander),
             Weighted {
                 priority: Priority::Critical,
-                ..Weighted::new(2.0, Steer::Seek(Target::Entity(mover)))
+                ..Weighted::new(2.0, Behavior::Seek(Target::Entity(mover)))
             },
         ]),
         _ => Behavior::Idle,
@@ -645,8 +653,8 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
             spread_over_tables(
                 agent,
                 i,
-                SteeringOverride {
-                    max_speed: Some(150.0),
+                SteeringParams {
+                    max_speed: 150.0,
                     ..default()
                 },
             )
@@ -679,7 +687,7 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
         let angle = agent.get::<WanderAngle>().unwrap().0;
         let model::Kinematics { pos, vel } = agent_before;
         let max = params.max_speed;
-        let mut expected = model::PriorityGroups::default();
+        let mut expected = combine::PriorityGroups::default();
         let mut wanders = false;
         agent
             .get::<Behavior>()
@@ -689,18 +697,23 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
                     Target::Point(p) => (p, Vec2::ZERO),
                     Target::Entity(_) => (mover_pos, mover_vel),
                 };
-                let desired = match part.steer {
-                    Steer::Seek(t) => model::seek(pos, at(t).0, max),
-                    Steer::Arrive(t) => model::arrive(pos, at(t).0, max, params.slowing_radius),
-                    Steer::Flee(t) => model::flee(pos, vel, at(t).0, max, params.panic_radius),
-                    Steer::Pursue(t) => model::pursue(pos, at(t).0, at(t).1, max),
-                    Steer::Evade(t) => {
-                        model::evade(pos, vel, at(t).0, at(t).1, max, params.panic_radius)
+                let desired = match *part.behavior {
+                    Behavior::Seek(t) => behaviors::seek(pos, at(t).0, max),
+                    Behavior::Arrive(t) => {
+                        behaviors::arrive(pos, at(t).0, max, params.slowing_radius)
                     }
-                    Steer::Wander => {
+                    Behavior::Flee(t) => {
+                        behaviors::flee(pos, vel, at(t).0, max, params.panic_radius)
+                    }
+                    Behavior::Pursue(t) => behaviors::pursue(pos, at(t).0, at(t).1, max),
+                    Behavior::Evade(t) => {
+                        behaviors::evade(pos, vel, at(t).0, at(t).1, max, params.panic_radius)
+                    }
+                    Behavior::Wander => {
                         wanders = true;
-                        model::wander(angle, max)
+                        wander::wander(angle, max)
                     }
+                    _ => unreachable!("a part is one of the chapter's behaviors"),
                 };
                 expected.add(
                     part.priority.group(),
@@ -708,7 +721,7 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
                 );
             });
         let asked = agent.get::<SteeringAccumulator>().unwrap().0;
-        for group in 0..model::PRIORITY_GROUPS {
+        for group in 0..combine::PRIORITY_GROUPS {
             assert_eq!(
                 bits(asked.groups[group]),
                 bits(expected.groups[group]),

@@ -46,9 +46,9 @@ fn spawn_one_of_each(world: &mut World, target: Target) {
         Behavior::Wander,
         Behavior::Graze(target),
         Behavior::Blend(vec![
-            Weighted::new(f32::NAN, Steer::Seek(target)),
-            Weighted::new(-2.0, Steer::Wander),
-            Weighted::new(0.5, Steer::Arrive(target)),
+            Weighted::new(f32::NAN, Behavior::Seek(target)),
+            Weighted::new(-2.0, Behavior::Wander),
+            Weighted::new(0.5, Behavior::Arrive(target)),
         ]),
     ] {
         world.spawn((
@@ -62,27 +62,32 @@ fn spawn_one_of_each(world: &mut World, target: Target) {
     }
 }
 
+/// Parameters all set to `value`.
+fn every_parameter(value: f32) -> SteeringParams {
+    SteeringParams {
+        max_speed: value,
+        max_force: value,
+        response_time: value,
+        slowing_radius: value,
+        panic_radius: value,
+        wander_rate: value,
+        graze_flee_weight: value,
+        radius: value,
+        mass: value,
+        max_turn_rate: value,
+        look_ahead_time: value,
+        min_look_ahead: value,
+        clearance: value,
+        combine: Combine::Priority { threshold: value },
+    }
+}
+
 #[test]
 fn nonsense_settings_never_panic_or_spread_nan() {
     let nonsense = [0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
     for value in nonsense {
         let settings = SteeringSettings {
-            agent: SteeringParams {
-                max_speed: value,
-                max_force: value,
-                response_time: value,
-                slowing_radius: value,
-                panic_radius: value,
-                wander_rate: value,
-                graze_flee_weight: value,
-                radius: value,
-                mass: value,
-                max_turn_rate: value,
-                look_ahead_time: value,
-                min_look_ahead: value,
-                clearance: value,
-                combine: Combine::Priority { threshold: value },
-            },
+            agent: every_parameter(value),
             trail_interval: value,
             trail_length: 0,
             wrap: Some(Rect::new(0.0, 0.0, value, value)),
@@ -105,23 +110,8 @@ fn nonsense_overrides_and_positions_never_spread_nan() {
     let world = app.world_mut();
     let target = Target::Point(Vec2::new(f32::NAN, 1.0));
     for value in [0.0, -3.0, f32::NAN, f32::INFINITY] {
-        let overrides = SteeringOverride {
-            max_speed: Some(value),
-            max_force: Some(value),
-            response_time: Some(value),
-            slowing_radius: Some(value),
-            panic_radius: Some(value),
-            wander_rate: Some(value),
-            graze_flee_weight: Some(value),
-            radius: Some(value),
-            mass: Some(value),
-            max_turn_rate: Some(value),
-            look_ahead_time: Some(value),
-            min_look_ahead: Some(value),
-            clearance: Some(value),
-            combine: Some(Combine::Priority { threshold: value }),
-        };
-        assert!(!overrides.problems().is_empty());
+        let overrides = every_parameter(value);
+        assert!(!overrides.problems("SteeringParams").is_empty());
         world.spawn((
             SteeringAgent,
             Behavior::Seek(target),
@@ -199,8 +189,8 @@ fn an_override_replaces_the_global_value_for_that_agent_only() {
         .spawn((
             SteeringAgent,
             Behavior::Seek(goal),
-            SteeringOverride {
-                max_speed: Some(50.0),
+            SteeringParams {
+                max_speed: 50.0,
                 ..default()
             },
         ))

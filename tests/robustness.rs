@@ -40,9 +40,9 @@ fn flockers_flung_far_apart_in_an_open_world_neither_panic_nor_spread_nan() {
         world.spawn((
             Flocking::default(),
             Behavior::Seek(Target::Point(Vec2::new(far, far))),
-            SteeringOverride {
-                max_speed: Some(1e30),
-                max_force: Some(1e35),
+            SteeringParams {
+                max_speed: 1e30,
+                max_force: 1e35,
                 ..default()
             },
         ));
@@ -123,7 +123,7 @@ fn a_crowd_spawned_on_one_spot_parts() {
     assert!(all_finite(&mut app));
     let (farthest, median) = spread(&app, &crowd, spot);
     eprintln!("2,000 from one spot after 2 s: median {median:.1} px, farthest {farthest:.1} px");
-    let separation = Flocking::default().separation_radius;
+    let separation = Flocking::default().rules.separation_radius;
     assert!(
         median >= separation,
         "after 2 s half the crowd is within {median} px of the spot (farthest {farthest} px)"
@@ -146,7 +146,7 @@ fn two_agents_on_one_spot_part_symmetrically() {
     let (a, b) = (p(pair[0]), p(pair[1]));
     assert!(a.is_finite() && b.is_finite());
     assert!(
-        a.distance(b) >= Flocking::default().separation_radius,
+        a.distance(b) >= Flocking::default().rules.separation_radius,
         "{a} and {b} from the spot"
     );
     // Mirror images of each other about the spot.

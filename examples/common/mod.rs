@@ -17,7 +17,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 use bevy::window::{PrimaryWindow, WindowResolution};
 use bevy_reynolds::inspector::SteeringInspectorPlugin;
 use bevy_reynolds::render::SteeringDebugPlugin;
-use bevy_reynolds::{GroundPlane, SteeringPlugin};
+use bevy_reynolds::{GroundPlane, SteeringPlugins};
 
 /// The window's (and the world's) width, in pixels.
 pub const WINDOW_WIDTH: f32 = 1000.0;
@@ -90,7 +90,7 @@ pub enum View {
     /// of the chapter's pixels; the demo spawns its own camera and draws
     /// its own agents.
     Ground {
-        /// See `SteeringPlugin::with_length_unit`.
+        /// See `SteeringPlugins::with_length_unit`.
         length_unit: f32,
     },
 }
@@ -224,7 +224,7 @@ impl Plugin for ExamplePlugin {
         // The chapter simulates at the display's 60 frames a second.
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .insert_resource(ClearColor(BACKGROUND));
-        let steering = SteeringPlugin::default().with_seed(self.seed);
+        let steering = SteeringPlugins::default().with_seed(self.seed);
         match self.view {
             View::Flat => {
                 app.add_plugins((steering, SteeringDebugPlugin))

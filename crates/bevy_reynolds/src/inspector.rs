@@ -6,7 +6,7 @@
 //! # use bevy::prelude::*;
 //! # use bevy_reynolds::prelude::*;
 //! # use bevy_reynolds::inspector::*;
-//! App::new().add_plugins((DefaultPlugins, SteeringPlugin::default(), SteeringInspectorPlugin));
+//! App::new().add_plugins((DefaultPlugins, SteeringPlugins::default(), SteeringInspectorPlugin));
 //! ```
 //!
 //! Changes take effect on the next fixed step. Reset sends a
@@ -16,11 +16,12 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
-use reynolds as model;
+use reynolds::defaults::PRIORITY_THRESHOLD;
+use reynolds::model::{Limits, braking_distance, sanitize_mass, time_to_speed};
+use reynolds::predict::arrive_overshoot;
 
-use crate::ground::SteeringLengthUnit;
-use crate::params::Combine;
-use crate::settings::{SteeringSeed, SteeringSettings};
+use crate::agent::{Combine, DEFAULT_SEED, SteeringLengthUnit, SteeringSeed, SteeringSettings};
+use crate::schedule::run_one_fixed_step;
 
 /// Adds the tuning panel (and egui, if the app does not have it yet).
 pub struct SteeringInspectorPlugin;
@@ -40,7 +41,7 @@ impl Default for SteeringInspector {
     fn default() -> Self {
         Self {
             open: true,
-            seed: crate::DEFAULT_SEED,
+            seed: DEFAULT_SEED,
             step_requested: false,
         }
     }
@@ -81,7 +82,7 @@ fn take_plugin_seed(seed: Option<Res<SteeringSeed>>, mut inspector: ResMut<Steer
 fn single_step(world: &mut World) {
     let requested = std::mem::take(&mut world.resource_mut::<SteeringInspector>().step_requested);
     if requested {
-        crate::run_one_fixed_step(world);
+        run_one_fixed_step(world);
     }
 }
 
@@ -207,14 +208,14 @@ fn panel(
             ui.separator();
             let agent = &edited.agent;
             // What the force can do to the velocity: the force over the mass.
-            let accel = agent.max_force / model::sanitize_mass(agent.mass);
-            let braking = model::braking_distance(agent.max_speed, accel);
-            let to_top = model::time_to_speed(agent.max_speed, accel);
+            let accel = agent.max_force / sanitize_mass(agent.mass);
+            let braking = braking_distance(agent.max_speed, accel);
+            let to_top = time_to_speed(agent.max_speed, accel);
             ui.label(format!("braking distance v²/2a: {braking:.1} {px}"));
             ui.label(format!("time to top speed v/a: {to_top:.2} s"));
             if agent.slowing_radius < braking {
-                let overshoot = model::arrive_overshoot(
-                    model::Limits {
+                let overshoot = arrive_overshoot(
+                    Limits {
                         max_speed: agent.max_speed,
                         max_force: accel,
                     },
@@ -286,7 +287,7 @@ fn combine(ui: &mut egui::Ui, combine: &mut Combine, unit: f32, px: &str) {
     *combine = match (by_priority, *combine) {
         (false, _) => Combine::Weighted,
         (true, Combine::Weighted) => Combine::Priority {
-            threshold: model::defaults::PRIORITY_THRESHOLD * unit,
+            threshold: PRIORITY_THRESHOLD * unit,
         },
         (true, Combine::Priority { mut threshold }) => {
             let text = format!("priority threshold ({px}/s²)");

@@ -1,5 +1,4 @@
 //! Passes over agents that go parallel only when it pays.
-//!
 //! A parallel query hands batches to the other threads of Bevy's compute
 //! pool, which costs a wake-up each (tens of microseconds on a busy
 //! machine, more than stepping a few hundred agents costs): below a pass's
@@ -13,6 +12,7 @@ use bevy::ecs::change_detection::{ContiguousComponentTicksMut, Tick};
 use bevy::ecs::query::{ArchetypeFilter, IterQueryData, QueryItem};
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
+use reynolds::spatial::Tasks;
 
 /// How a pass over agents splits between threads.
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +24,9 @@ pub(crate) struct Pass {
     batches_per_thread: usize,
 }
 
+/// A column's values and their ticks, from a contiguous query.
+pub(crate) type Column<'w, T> = (&'w mut [T], ContiguousComponentTicksMut<'w>);
+
 /// A pass of a few dozen nanoseconds an agent, all alike: parallel from
 /// 1,024 agents, one batch a thread.
 pub(crate) const CHEAP: Pass = Pass {
@@ -34,7 +37,7 @@ pub(crate) const CHEAP: Pass = Pass {
 /// Obstacle avoidance: about a microsecond an agent, but ten times that
 /// for one that must find a way round: parallel from 128 agents, in eight
 /// batches a thread so that one crowded batch does not keep the others
-/// waiting (10,000 agents of the level workload: 8.0 → 6.7 ms a step).
+/// waiting (see BENCHMARKS.md).
 pub(crate) const COSTLY: Pass = Pass {
     parallel_from: 128,
     batches_per_thread: 8,
@@ -215,5 +218,32 @@ impl<'a, T> Written<'a, T> {
                 changed,
                 this_run,
             })
+    }
+}
+
+/// Bevy's compute pool, to the core's grids: its threads when a pass of
+/// `agents` splits by [`CHEAP`]'s rule, else this one.
+pub(crate) struct ComputePool {
+    threads: usize,
+}
+
+impl ComputePool {
+    /// The pool, for a pass over `agents`.
+    pub(crate) fn for_agents(agents: usize) -> Self {
+        let threads = match task_len(CHEAP, agents) {
+            Some(_) => ComputeTaskPool::get().thread_num(),
+            None => 1,
+        };
+        Self { threads }
+    }
+}
+
+impl Tasks for ComputePool {
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn for_each<C: Send>(&self, chunks: impl Iterator<Item = C>, f: impl Fn(C) + Sync) {
+        for_each_chunk(self.threads > 1, chunks, f);
     }
 }

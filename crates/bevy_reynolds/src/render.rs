@@ -13,7 +13,7 @@
 //! # use bevy_reynolds::prelude::*;
 //! # use bevy_reynolds::render::*;
 //! App::new()
-//!     .add_plugins((DefaultPlugins, SteeringPlugin::default(), SteeringDebugPlugin))
+//!     .add_plugins((DefaultPlugins, SteeringPlugins::default(), SteeringDebugPlugin))
 //!     .insert_resource(DebugDraw { velocity: true, ..default() });
 //! ```
 
@@ -23,10 +23,10 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
-use crate::components::{DesiredVelocity, Position, SteeringAgent, Trail, Velocity};
+use reynolds::level::Shape as ObstacleShape;
+
+use crate::agent::{DesiredVelocity, Position, SteeringAgent, SteeringSettings, Trail, Velocity};
 use crate::level::{AvoidanceMemory, FollowPath, ObstacleIndex};
-use crate::settings::SteeringSettings;
-use reynolds as model;
 
 /// Draws agents and what steers them. Adds lyon's `ShapePlugin` if the app
 /// does not have it yet.
@@ -595,7 +595,7 @@ fn draw_radii(
 #[allow(clippy::type_complexity)]
 fn draw_level(
     draw: Res<DebugDraw>,
-    index: Res<ObstacleIndex>,
+    index: Option<Res<ObstacleIndex>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut target: Query<(&Mesh2d, &mut Visibility), With<LevelLines>>,
     followers: Query<(&FollowPath, Option<&AgentColor>)>,
@@ -610,10 +610,11 @@ fn draw_level(
     drawn.clear();
     if draw.level {
         let rock = linear(draw.obstacle_color);
-        for (_, _, shape) in index.shapes() {
-            match shape {
-                model::Shape::Circle { center, radius } => buffers.disc(center, radius, 32, rock),
-                model::Shape::Wall { a, b } => buffers.line(a, b, 4.0, rock),
+        // (None without the level's plugin.)
+        for indexed in index.iter().flat_map(|index| index.shapes()) {
+            match indexed.shape {
+                ObstacleShape::Circle { center, radius } => buffers.disc(center, radius, 32, rock),
+                ObstacleShape::Wall { a, b } => buffers.line(a, b, 4.0, rock),
             }
         }
         let road = linear(draw.path_color);

@@ -1,20 +1,19 @@
 //! The behaviors: each one is a way of choosing a desired velocity.
 
 use crate::defaults::MAX_LOOK_AHEAD;
-use crate::model::{direction, finite_or_zero, sanitize_limit, sanitize_speed};
-use glam::Vec2;
+use crate::math::{Vector, direction, finite_or_zero, sanitize_limit, sanitize_speed};
 
 /// Seek: full speed, straight at the target.
 ///
 /// An agent exactly on its target wants a velocity of zero, not NaN.
 ///
 /// ```
-/// # use reynolds::{seek, Vec2};
-/// assert_eq!(seek(Vec2::ZERO, Vec2::new(10.0, 0.0), 220.0), Vec2::new(220.0, 0.0));
-/// assert_eq!(seek(Vec2::ONE, Vec2::ONE, 220.0), Vec2::ZERO);
+/// # use reynolds::{behaviors::seek, math::Vector};
+/// assert_eq!(seek(Vector::ZERO, Vector::new(10.0, 0.0), 220.0), Vector::new(220.0, 0.0));
+/// assert_eq!(seek(Vector::ONE, Vector::ONE, 220.0), Vector::ZERO);
 /// ```
 #[inline]
-pub fn seek(pos: Vec2, target: Vec2, max_speed: f32) -> Vec2 {
+pub fn seek(pos: Vector, target: Vector, max_speed: f32) -> Vector {
     direction(finite_or_zero(target - pos)) * sanitize_speed(max_speed)
 }
 
@@ -23,16 +22,16 @@ pub fn seek(pos: Vec2, target: Vec2, max_speed: f32) -> Vec2 {
 /// target.
 ///
 /// The radius must be comfortably bigger than the
-/// [braking distance](crate::braking_distance), or the agent overshoots. A
+/// [braking distance](crate::model::braking_distance), or the agent overshoots. A
 /// radius at or below zero (or NaN) makes arrive plain seek.
 ///
 /// ```
-/// # use reynolds::{arrive, Vec2};
+/// # use reynolds::{behaviors::arrive, math::Vector};
 /// // Halfway into a 150 px radius: half of 220 px/s.
-/// assert_eq!(arrive(Vec2::ZERO, Vec2::new(75.0, 0.0), 220.0, 150.0), Vec2::new(110.0, 0.0));
+/// assert_eq!(arrive(Vector::ZERO, Vector::new(75.0, 0.0), 220.0, 150.0), Vector::new(110.0, 0.0));
 /// ```
 #[inline]
-pub fn arrive(pos: Vec2, target: Vec2, max_speed: f32, slowing_radius: f32) -> Vec2 {
+pub fn arrive(pos: Vector, target: Vector, max_speed: f32, slowing_radius: f32) -> Vector {
     let max_speed = sanitize_speed(max_speed);
     let to_target = finite_or_zero(target - pos);
     let d = to_target.length();
@@ -53,13 +52,13 @@ pub fn arrive(pos: Vec2, target: Vec2, max_speed: f32, slowing_radius: f32) -> V
 /// On top of the threat there is no "away", and it wants to stop.
 ///
 /// ```
-/// # use reynolds::{flee, Vec2};
-/// let vel = Vec2::new(0.0, 30.0);
-/// assert_eq!(flee(Vec2::new(100.0, 0.0), vel, Vec2::ZERO, 220.0, 220.0), Vec2::new(220.0, 0.0));
-/// assert_eq!(flee(Vec2::new(300.0, 0.0), vel, Vec2::ZERO, 220.0, 220.0), vel);
+/// # use reynolds::{behaviors::flee, math::Vector};
+/// let vel = Vector::new(0.0, 30.0);
+/// assert_eq!(flee(Vector::new(100.0, 0.0), vel, Vector::ZERO, 220.0, 220.0), Vector::new(220.0, 0.0));
+/// assert_eq!(flee(Vector::new(300.0, 0.0), vel, Vector::ZERO, 220.0, 220.0), vel);
 /// ```
 #[inline]
-pub fn flee(pos: Vec2, vel: Vec2, threat: Vec2, max_speed: f32, panic_radius: f32) -> Vec2 {
+pub fn flee(pos: Vector, vel: Vector, threat: Vector, max_speed: f32, panic_radius: f32) -> Vector {
     let away = finite_or_zero(pos - threat);
     if away.length() > sanitize_limit(panic_radius) {
         return finite_or_zero(vel);
@@ -72,12 +71,12 @@ pub fn flee(pos: Vec2, vel: Vec2, threat: Vec2, max_speed: f32, panic_radius: f3
 /// [`MAX_LOOK_AHEAD`] (1 s). On the target it is 0.
 ///
 /// ```
-/// # use reynolds::{look_ahead, Vec2};
-/// assert_eq!(look_ahead(Vec2::ZERO, Vec2::new(110.0, 0.0), 220.0), 0.5);
-/// assert_eq!(look_ahead(Vec2::ZERO, Vec2::new(440.0, 0.0), 220.0), 1.0);
+/// # use reynolds::{behaviors::look_ahead, math::Vector};
+/// assert_eq!(look_ahead(Vector::ZERO, Vector::new(110.0, 0.0), 220.0), 0.5);
+/// assert_eq!(look_ahead(Vector::ZERO, Vector::new(440.0, 0.0), 220.0), 1.0);
 /// ```
 #[inline]
-pub fn look_ahead(pos: Vec2, target: Vec2, max_speed: f32) -> f32 {
+pub fn look_ahead(pos: Vector, target: Vector, max_speed: f32) -> f32 {
     let distance = finite_or_zero(target - pos).length();
     let ahead = distance / sanitize_speed(max_speed);
     // 0 / 0 is NaN and x / 0 is infinite; `min` turns both into the cap.
@@ -92,13 +91,18 @@ pub fn look_ahead(pos: Vec2, target: Vec2, max_speed: f32) -> f32 {
 /// keeps its velocity for the [look-ahead](look_ahead).
 ///
 /// ```
-/// # use reynolds::{predicted_position, Vec2};
+/// # use reynolds::{behaviors::predicted_position, math::Vector};
 /// // 440 px from a target moving right at 100 px/s: aim 100 px ahead.
-/// let aim = predicted_position(Vec2::ZERO, Vec2::new(440.0, 0.0), Vec2::new(100.0, 0.0), 220.0);
-/// assert_eq!(aim, Vec2::new(540.0, 0.0));
+/// let aim = predicted_position(Vector::ZERO, Vector::new(440.0, 0.0), Vector::new(100.0, 0.0), 220.0);
+/// assert_eq!(aim, Vector::new(540.0, 0.0));
 /// ```
 #[inline]
-pub fn predicted_position(pos: Vec2, target: Vec2, target_vel: Vec2, max_speed: f32) -> Vec2 {
+pub fn predicted_position(
+    pos: Vector,
+    target: Vector,
+    target_vel: Vector,
+    max_speed: f32,
+) -> Vector {
     let ahead = look_ahead(pos, target, max_speed);
     finite_or_zero(target + finite_or_zero(target_vel) * ahead)
 }
@@ -107,7 +111,7 @@ pub fn predicted_position(pos: Vec2, target: Vec2, target_vel: Vec2, max_speed: 
 /// time the agent could get there, but never more than a second ahead.
 /// On the target, pursue is seek.
 #[inline]
-pub fn pursue(pos: Vec2, target: Vec2, target_vel: Vec2, max_speed: f32) -> Vec2 {
+pub fn pursue(pos: Vector, target: Vector, target_vel: Vector, max_speed: f32) -> Vector {
     seek(
         pos,
         predicted_position(pos, target, target_vel, max_speed),
@@ -119,13 +123,13 @@ pub fn pursue(pos: Vec2, target: Vec2, target_vel: Vec2, max_speed: f32) -> Vec2
 /// an evader runs before a fast threat reaches its panic radius.
 #[inline]
 pub fn evade(
-    pos: Vec2,
-    vel: Vec2,
-    threat: Vec2,
-    threat_vel: Vec2,
+    pos: Vector,
+    vel: Vector,
+    threat: Vector,
+    threat_vel: Vector,
     max_speed: f32,
     panic_radius: f32,
-) -> Vec2 {
+) -> Vector {
     let predicted = predicted_position(pos, threat, threat_vel, max_speed);
     flee(pos, vel, predicted, max_speed, panic_radius)
 }

@@ -1,6 +1,5 @@
 //! Combining several behaviors' steering into one force: the chapter's
 //! weighted sum, or by priority, the first group that asks for something.
-//!
 //! Why the first group above a threshold rather than Buckland's running
 //! sum (each group added in turn, truncated to the force left under the
 //! cap): a high-priority force that does not use the whole cap leaves the
@@ -9,8 +8,7 @@
 //! only more slowly. Taking the first group that asks for something gives an
 //! avoiding agent nothing else to do that step.
 
-use crate::model::finite_or_zero;
-use glam::Vec2;
+use crate::math::{Vector, finite_or_zero};
 
 /// How many priority groups [`PriorityGroups`] keeps: group 0 comes first.
 pub const PRIORITY_GROUPS: usize = 4;
@@ -21,27 +19,27 @@ pub const PRIORITY_GROUPS: usize = 4;
 /// group that asks for something ([`PriorityGroups::first_above`]).
 ///
 /// ```
-/// # use reynolds::{PriorityGroups, Vec2};
+/// # use reynolds::{combine::PriorityGroups, math::Vector};
 /// let mut groups = PriorityGroups::default();
-/// groups.add(0, Vec2::new(0.0, 300.0)); // keep out of a wall
-/// groups.add(2, Vec2::new(0.0, -200.0)); // seek through it
-/// groups.add(2, Vec2::new(0.0, -200.0)); // and pursue through it
+/// groups.add(0, Vector::new(0.0, 300.0)); // keep out of a wall
+/// groups.add(2, Vector::new(0.0, -200.0)); // seek through it
+/// groups.add(2, Vector::new(0.0, -200.0)); // and pursue through it
 /// // A weighted sum dilutes the wall's force until the agent goes in...
-/// assert_eq!(groups.total(), Vec2::new(0.0, -100.0));
+/// assert_eq!(groups.total(), Vector::new(0.0, -100.0));
 /// // ...priority does not.
-/// assert_eq!(groups.first_above(1.0), Vec2::new(0.0, 300.0));
+/// assert_eq!(groups.first_above(1.0), Vector::new(0.0, 300.0));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PriorityGroups {
     /// Each group's summed force.
-    pub groups: [Vec2; PRIORITY_GROUPS],
+    pub groups: [Vector; PRIORITY_GROUPS],
 }
 
 impl PriorityGroups {
     /// Adds `force` to group `group` (0 is the highest priority; a group past
     /// the last counts as the last). A non-finite force adds nothing.
     #[inline]
-    pub fn add(&mut self, group: usize, force: Vec2) {
+    pub fn add(&mut self, group: usize, force: Vector) {
         let group = group.min(PRIORITY_GROUPS - 1);
         self.groups[group] += finite_or_zero(force);
     }
@@ -50,8 +48,8 @@ impl PriorityGroups {
     /// every behavior's steering, priorities ignored. Not yet capped (the
     /// step caps it at the max force).
     #[inline]
-    pub fn total(&self) -> Vec2 {
-        finite_or_zero(self.groups.iter().fold(Vec2::ZERO, |sum, g| sum + *g))
+    pub fn total(&self) -> Vector {
+        finite_or_zero(self.groups.iter().fold(Vector::ZERO, |sum, g| sum + *g))
     }
 
     /// The first group, highest priority first, whose force is longer than
@@ -62,7 +60,7 @@ impl PriorityGroups {
     /// A threshold that is negative or NaN counts as 0: the first group that
     /// asks for anything at all wins. An infinite one finds no group.
     #[inline]
-    pub fn first_above(&self, threshold: f32) -> Vec2 {
+    pub fn first_above(&self, threshold: f32) -> Vector {
         // `max` turns NaN into 0.
         let threshold = threshold.max(0.0);
         self.groups

@@ -4,12 +4,15 @@
 //! four at a time over neighbors laid out as parallel arrays
 //! ([`FlockBatch`]), the same arithmetic either way.
 
-use crate::model::{
-    direction, finite_or_zero, sanitize_limit, sanitize_response_time, sanitize_speed,
-    sanitize_weight, steering,
+use crate::math::{
+    direction, finite_or_zero, sanitize_limit, sanitize_radius, sanitize_speed, sanitize_weight,
+    truncated,
 };
+use crate::model::{sanitize_response_time, steering};
 use std::ops::Range;
 
+#[cfg(feature = "bevy_reflect")]
+use bevy_reflect::std_traits::ReflectDefault;
 use glam::Vec2;
 use wide::f32x4;
 
@@ -28,20 +31,12 @@ pub struct Neighbor {
     pub radius: f32,
 }
 
-/// A body radius that is always usable: finite and not negative, else 0.
-#[inline]
-pub fn sanitize_radius(radius: f32) -> f32 {
-    if radius.is_finite() {
-        radius.max(0.0)
-    } else {
-        0.0
-    }
-}
-
 /// How a flocking agent treats its neighbors. The defaults are the
 /// chapter's prompt: separation within 25 px weighted 1.5, alignment and
 /// cohesion within 70 px weighted 1.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "bevy_reflect", reflect(Debug, PartialEq, Default))]
 pub struct FlockParams {
     /// Neighbors closer than this push the agent away, in pixels.
     pub separation_radius: f32,
@@ -85,6 +80,21 @@ impl Default for FlockParams {
 }
 
 impl FlockParams {
+    /// The same rules in units of `unit` pixels each: the radii and the
+    /// cruise speed multiplied by `unit`. A unit that is not positive and
+    /// finite changes nothing.
+    pub fn scaled(self, unit: f32) -> Self {
+        if !(unit.is_finite() && unit > 0.0) {
+            return self;
+        }
+        Self {
+            separation_radius: self.separation_radius * unit,
+            neighbor_radius: self.neighbor_radius * unit,
+            cruise_speed: self.cruise_speed.map(|s| s * unit),
+            ..self
+        }
+    }
+
     /// The largest radius the rules look within, between points: what a
     /// neighbor search must cover.
     pub fn reach(&self) -> f32 {
@@ -319,7 +329,8 @@ impl Min for f32x4 {
 /// order either way, so the sums are the same to the bit on every machine.
 ///
 /// ```
-/// # use reynolds::{FlockBatch, FlockParams, FlockView, NeighborBlock, Vec2};
+/// # use reynolds::flock::{FlockBatch, FlockParams, FlockView, NeighborBlock};
+/// # use glam::Vec2;
 /// let view = FlockView::new(&FlockParams::default(), Vec2::ZERO);
 /// // The agent at (100, 100) itself, one neighbor 10 px right, one far away.
 /// let (xs, ys) = ([100.0, 110.0, 900.0], [100.0, 100.0, 100.0]);
@@ -654,7 +665,7 @@ impl FlockSums {
     ///
     /// ```
     /// # use glam::Vec2;
-    /// # use reynolds::{FlockParams, FlockSums, FlockView, NeighborBlock};
+    /// # use reynolds::flock::{FlockParams, FlockSums, FlockView, NeighborBlock};
     /// let (xs, ys, still) = ([10.0, 500.0, 20.0], [0.0; 3], [0.0; 3]);
     /// let candidates = NeighborBlock { xs: &xs, ys: &ys, vxs: &still, vys: &still, radii: None };
     /// let params = FlockParams::default();
@@ -717,7 +728,7 @@ impl FlockSums {
     /// [`tie_break`]: from a crowd on one spot, an agent whose ties mostly
     /// agree is pushed harder than one whose ties cancel.
     pub fn add_tie(&mut self, away: Vec2) {
-        let away = crate::truncated(away, 1.0);
+        let away = truncated(away, 1.0);
         if away != Vec2::ZERO {
             self.push += away;
             self.pushers += 1;
@@ -851,7 +862,8 @@ fn unit(v: Vec2, length: f32) -> Vec2 {
 /// then [`FlockSums::steering`].
 ///
 /// ```
-/// # use reynolds::{flock_steering, FlockParams, Neighbor, Vec2};
+/// # use reynolds::flock::{FlockParams, Neighbor, flock_steering};
+/// # use glam::Vec2;
 /// // A neighbor 10 px to the right pushes the agent left.
 /// let near = [Neighbor { offset: Vec2::new(10.0, 0.0), ..Default::default() }];
 /// let params = FlockParams { alignment_weight: 0.0, cohesion_weight: 0.0, ..Default::default() };
@@ -880,7 +892,7 @@ pub fn flock_steering(
 /// id.
 ///
 /// ```
-/// # use reynolds::tie_break;
+/// # use reynolds::flock::tie_break;
 /// let (a, b) = (tie_break(7, 42), tie_break(42, 7));
 /// assert!((a.length() - 1.0).abs() < 1e-6);
 /// assert_eq!(a, -b);
@@ -904,28 +916,6 @@ pub fn tie_break(own: u64, other: u64) -> Vec2 {
         Vec2::ZERO => Vec2::X,
         away => away,
     }
-}
-
-/// The shortest offset from `from` to `to` in a world that wraps with
-/// period `size` on each axis (an axis with a size that is not positive and
-/// finite does not wrap).
-///
-/// ```
-/// # use reynolds::{wrapped_offset, Vec2};
-/// let size = Vec2::new(1000.0, 700.0);
-/// assert_eq!(wrapped_offset(Vec2::new(995.0, 10.0), Vec2::new(5.0, 690.0), size), Vec2::new(10.0, -20.0));
-/// ```
-#[inline]
-pub fn wrapped_offset(from: Vec2, to: Vec2, size: Vec2) -> Vec2 {
-    let axis = |d: f32, period: f32| {
-        if period.is_finite() && period > 0.0 {
-            d - period * (d / period).round()
-        } else {
-            d
-        }
-    };
-    let d = to - from;
-    Vec2::new(axis(d.x, size.x), axis(d.y, size.y))
 }
 
 #[cfg(test)]

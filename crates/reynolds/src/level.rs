@@ -1,15 +1,16 @@
 //! A level's geometry and the behaviors that keep an agent out of it:
 //! obstacle and wall avoidance, and containment. Each is a desired velocity,
 //! so the chapter's `(desired - vel) / response_time` applies unchanged.
-//!
 //! Avoidance looks along a *probe*: the body swept from where the agent is
 //! in the direction it means to go, as far as its look-ahead. If the swept
 //! body would touch a circle or a wall, the agent turns, to the side that
 //! goes round the first one the short way, as little as clears everything
 //! in reach ([`best_way`]).
 
-use crate::model::{direction, finite_or_zero, sanitize_response_time, sanitize_speed};
 use glam::Vec2;
+
+use crate::math::{closest_on_segment, direction, finite_or_zero, sanitize_speed};
+use crate::model::sanitize_response_time;
 
 /// An obstacle an agent's body must not enter: a circle, or a wall segment
 /// (walls are seen from both sides; a closed polygon is a ring of them).
@@ -74,26 +75,6 @@ impl Shape {
             Shape::Wall { a, b } => (a.min(b), a.max(b)),
         }
     }
-}
-
-/// The point of the segment `a`–`b` nearest `p`.
-///
-/// ```
-/// # use reynolds::{closest_on_segment, Vec2};
-/// let (a, b) = (Vec2::ZERO, Vec2::new(10.0, 0.0));
-/// assert_eq!(closest_on_segment(Vec2::new(4.0, 3.0), a, b), Vec2::new(4.0, 0.0));
-/// assert_eq!(closest_on_segment(Vec2::new(-4.0, 3.0), a, b), a);
-/// ```
-#[inline]
-pub fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    // Also NaN: a segment of no (or no finite) length is its first end.
-    if len2.is_nan() || len2 <= 0.0 || len2.is_infinite() {
-        return a;
-    }
-    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
-    a + ab * t
 }
 
 /// The body swept ahead of an agent: from `from`, along the unit vector
@@ -314,7 +295,8 @@ pub struct Way {
 /// unit vectors.
 ///
 /// ```
-/// # use reynolds::{best_way, Probe, Shape, Side, Vec2};
+/// # use reynolds::level::{Probe, Shape, Side, best_way};
+/// # use glam::Vec2;
 /// // A rock 100 px ahead, 40 px across with the body and its clearance:
 /// // the way round on the left grazes it, along the tangent (23.6°).
 /// let rock = Shape::Circle { center: Vec2::new(100.0, 0.0), radius: 30.0 };
@@ -407,7 +389,7 @@ pub fn best_way(dir: Vec2, toward: Vec2, side: Side, reach: f32, around: impl Su
 /// response is critically damped (the distance closes without crossing).
 ///
 /// ```
-/// # use reynolds::stopping_speed;
+/// # use reynolds::level::stopping_speed;
 /// assert_eq!(stopping_speed(0.0, 380.0, 0.15), 0.0);
 /// assert!((stopping_speed(15.0, 380.0, 0.15) - 25.0).abs() < 1e-4);
 /// assert!(stopping_speed(400.0, 380.0, 0.15) > 220.0);
@@ -450,7 +432,8 @@ pub fn wall_side(a: Vec2, b: Vec2, from: Vec2, dir: Vec2) -> Side {
 /// polygon of fewer than three points has no inside).
 ///
 /// ```
-/// # use reynolds::{inside_polygon, Vec2};
+/// # use reynolds::level::inside_polygon;
+/// # use glam::Vec2;
 /// let square = [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0), Vec2::new(0.0, 10.0)];
 /// assert!(inside_polygon(Vec2::new(5.0, 5.0), &square));
 /// assert!(!inside_polygon(Vec2::new(15.0, 5.0), &square));
@@ -497,7 +480,8 @@ pub fn outside_by(p: Vec2, points: &[Vec2]) -> f32 {
 /// outline's edges are walls seen from inside: see [`best_way`]).
 ///
 /// ```
-/// # use reynolds::{come_back_inside, Vec2};
+/// # use reynolds::level::come_back_inside;
+/// # use glam::Vec2;
 /// let square = [Vec2::ZERO, Vec2::new(100.0, 0.0), Vec2::new(100.0, 100.0), Vec2::new(0.0, 100.0)];
 /// let back = come_back_inside(Vec2::new(-50.0, 50.0), &square, 220.0).unwrap();
 /// assert_eq!(back, Vec2::new(220.0, 0.0));

@@ -1,15 +1,14 @@
 //! Measuring the velocity of something that has none of its own, such as
 //! the mouse.
 
-use crate::model::{finite_or_zero, sanitize_dt};
-use glam::Vec2;
+use crate::math::{Vector, finite_or_zero, sanitize_dt};
 
 /// The share of the way an exponential follow with `half_life` covers in
 /// `dt`: `1 - 0.5^(dt / half_life)`. A half-life at or below zero follows at
 /// once (share 1); `dt <= 0` does not move (share 0).
 ///
 /// ```
-/// # use reynolds::follow_share;
+/// # use reynolds::measure::follow_share;
 /// assert_eq!(follow_share(0.1, 0.1), 0.5);
 /// assert_eq!(follow_share(0.0, 0.1), 0.0);
 /// ```
@@ -32,20 +31,20 @@ pub fn follow_share(dt: f32, half_life: f32) -> f32 {
 /// With `dt <= 0` there is no measurement, and the estimate stays as it was.
 ///
 /// ```
-/// # use reynolds::{measured_velocity, Vec2};
-/// let v = measured_velocity(Vec2::ZERO, Vec2::ZERO, Vec2::new(1.0, 0.0), 0.1, 0.0);
-/// assert_eq!(v, Vec2::new(10.0, 0.0)); // a half-life of 0 does not smooth
-/// let same = measured_velocity(v, Vec2::ZERO, Vec2::new(5.0, 0.0), 0.0, 0.1);
+/// # use reynolds::{math::Vector, measure::measured_velocity};
+/// let v = measured_velocity(Vector::ZERO, Vector::ZERO, Vector::new(1.0, 0.0), 0.1, 0.0);
+/// assert_eq!(v, Vector::new(10.0, 0.0)); // a half-life of 0 does not smooth
+/// let same = measured_velocity(v, Vector::ZERO, Vector::new(5.0, 0.0), 0.0, 0.1);
 /// assert_eq!(same, v); // dt = 0: no division, no change
 /// ```
 #[inline]
 pub fn measured_velocity(
-    smoothed: Vec2,
-    last_pos: Vec2,
-    pos: Vec2,
+    smoothed: Vector,
+    last_pos: Vector,
+    pos: Vector,
     dt: f32,
     half_life: f32,
-) -> Vec2 {
+) -> Vector {
     let smoothed = finite_or_zero(smoothed);
     let dt = sanitize_dt(dt);
     if dt == 0.0 {

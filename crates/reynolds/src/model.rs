@@ -1,114 +1,27 @@
-//! The steering model every behavior shares: the response time, the two
-//! limits, and the semi-implicit Euler step.
+//! The steering model every behavior shares: the steering toward a desired
+//! velocity, the two limits, the vehicle (its mass and turn limit), the
+//! semi-implicit Euler step and the way the agent faces after it.
+//! [`step_vehicles`] steps eight agents at once.
 
-use crate::defaults;
-use glam::Vec2;
+mod lanes;
+
+pub use lanes::{LANES, step_vehicles};
+
+use crate::defaults::{self, HEADING_MIN_SPEED};
+use crate::math::{
+    Vector, direction, finite_or_zero, sanitize_dt, sanitize_limit, sanitize_weight, truncated,
+};
 
 /// The shortest response time the model uses, in seconds. A response time
 /// of zero, a negative one or NaN means "react as fast as the force cap
 /// allows", which this floor gives without dividing by zero.
 pub const MIN_RESPONSE_TIME: f32 = 1e-4;
 
-/// `v` if every component is finite, else the zero vector.
-///
-/// The model's guard against NaN and infinity: a non-finite input asks for
-/// nothing rather than poisoning every later step.
-#[inline]
-pub fn finite_or_zero(v: Vec2) -> Vec2 {
-    if v.is_finite() { v } else { Vec2::ZERO }
-}
-
-/// The direction of `v`: a unit vector, or zero for a zero or non-finite `v`.
-///
-/// Unlike a plain normalize, it is exact for tiny (subnormal) and huge
-/// vectors, whose squared length would underflow or overflow.
-#[inline]
-pub fn direction(v: Vec2) -> Vec2 {
-    // The common case first: a squared length that is a normal float, so
-    // one square root and one division give the unit vector as exactly as
-    // a plain normalize. NaN fails the test.
-    let length_squared = v.length_squared();
-    if (f32::MIN_POSITIVE..f32::MAX).contains(&length_squared) {
-        return v * (1.0 / length_squared.sqrt());
-    }
-    let v = finite_or_zero(v);
-    let largest = v.abs().max_element();
-    if largest == 0.0 {
-        Vec2::ZERO
-    } else {
-        (v / largest).normalize_or_zero()
-    }
-}
-
-/// A speed that is always usable as a desired speed: finite and not
-/// negative, else 0.
-#[inline]
-pub fn sanitize_speed(speed: f32) -> f32 {
-    if speed.is_finite() {
-        speed.max(0.0)
-    } else {
-        0.0
-    }
-}
-
-/// A length limit that is always usable: NaN and negative limits become 0,
-/// and positive infinity stays "no limit".
-#[inline]
-pub fn sanitize_limit(limit: f32) -> f32 {
-    // `f32::max` returns the non-NaN operand, so NaN becomes 0.
-    limit.max(0.0)
-}
-
 /// A response time that is always usable: at least [`MIN_RESPONSE_TIME`],
 /// with NaN treated as the floor.
 #[inline]
 pub fn sanitize_response_time(response_time: f32) -> f32 {
     response_time.max(MIN_RESPONSE_TIME)
-}
-
-/// A weight that is always usable: finite and not negative, else 0.
-#[inline]
-pub fn sanitize_weight(weight: f32) -> f32 {
-    if weight.is_finite() {
-        weight.max(0.0)
-    } else {
-        0.0
-    }
-}
-
-/// A time step that is always usable: finite and not negative, else 0.
-#[inline]
-pub fn sanitize_dt(dt: f32) -> f32 {
-    if dt.is_finite() { dt.max(0.0) } else { 0.0 }
-}
-
-/// `v`, shortened to `max_length` if it is longer, with its direction kept.
-///
-/// A vector of length 0 is never longer than the limit, so there is no
-/// division by zero. A non-finite `v` gives zero; a negative or NaN limit
-/// counts as 0.
-///
-/// ```
-/// # use reynolds::{truncated, Vec2};
-/// assert_eq!(truncated(Vec2::new(300.0, 400.0), 100.0), Vec2::new(60.0, 80.0));
-/// assert_eq!(truncated(Vec2::new(3.0, 4.0), 100.0), Vec2::new(3.0, 4.0));
-/// ```
-#[inline]
-pub fn truncated(v: Vec2, max_length: f32) -> Vec2 {
-    let v = finite_or_zero(v);
-    let max_length = sanitize_limit(max_length);
-    let len = v.length();
-    if len > max_length {
-        // `len` can overflow to infinity for huge finite vectors: then the
-        // direction is still `v / |v|`, computed safely by normalizing.
-        if len.is_finite() {
-            v * (max_length / len)
-        } else {
-            direction(v) * max_length
-        }
-    } else {
-        v
-    }
 }
 
 /// The steering toward `desired`: the acceleration that would change `vel`
@@ -121,14 +34,14 @@ pub fn truncated(v: Vec2, max_length: f32) -> Vec2 {
 /// NaN) reacts as fast as the force cap allows.
 ///
 /// ```
-/// # use reynolds::{steering, truncated, Vec2};
+/// # use reynolds::{math::{Vector, truncated}, model::steering};
 /// // The chapter's exercise 1.
-/// let s = steering(Vec2::new(100.0, 0.0), Vec2::new(0.0, 50.0), 0.25);
-/// assert_eq!(s, Vec2::new(400.0, -200.0));
+/// let s = steering(Vector::new(100.0, 0.0), Vector::new(0.0, 50.0), 0.25);
+/// assert_eq!(s, Vector::new(400.0, -200.0));
 /// assert!((truncated(s, 380.0).length() - 380.0).abs() < 1e-3);
 /// ```
 #[inline]
-pub fn steering(desired: Vec2, vel: Vec2, response_time: f32) -> Vec2 {
+pub fn steering(desired: Vector, vel: Vector, response_time: f32) -> Vector {
     let change = finite_or_zero(desired) - finite_or_zero(vel);
     // One division, ready before `change` is.
     let force = change * (1.0 / sanitize_response_time(response_time));
@@ -164,9 +77,9 @@ impl Default for Limits {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Kinematics {
     /// Position, in pixels.
-    pub pos: Vec2,
+    pub pos: Vector,
     /// Velocity, in pixels a second.
-    pub vel: Vec2,
+    pub vel: Vector,
 }
 
 /// One step of the model, the chapter's last three lines: the steering is
@@ -178,15 +91,15 @@ pub struct Kinematics {
 /// [`step_vehicle`] is the same step with a mass and a turn-rate limit.
 ///
 /// ```
-/// # use reynolds::{step, Kinematics, Limits, Vec2};
-/// let agent = Kinematics { pos: Vec2::ZERO, vel: Vec2::ZERO };
-/// let next = step(agent, Vec2::new(1000.0, 0.0), Limits::default(), 0.5);
-/// assert_eq!(next.vel, Vec2::new(190.0, 0.0)); // 380 px/s² for 0.5 s
-/// assert_eq!(next.pos, Vec2::new(95.0, 0.0));
+/// # use reynolds::{math::Vector, model::{Kinematics, Limits, step}};
+/// let agent = Kinematics { pos: Vector::ZERO, vel: Vector::ZERO };
+/// let next = step(agent, Vector::new(1000.0, 0.0), Limits::default(), 0.5);
+/// assert_eq!(next.vel, Vector::new(190.0, 0.0)); // 380 px/s² for 0.5 s
+/// assert_eq!(next.pos, Vector::new(95.0, 0.0));
 /// ```
 #[inline]
-pub fn step(agent: Kinematics, steering: Vec2, limits: Limits, dt: f32) -> Kinematics {
-    step_vehicle(agent, Vec2::X, steering, Vehicle::new(limits), dt).0
+pub fn step(agent: Kinematics, steering: Vector, limits: Limits, dt: f32) -> Kinematics {
+    step_vehicle(agent, Vector::X, steering, Vehicle::new(limits), dt).0
 }
 
 /// How an agent's body moves: its two limits, its mass, and how fast its
@@ -248,17 +161,17 @@ pub fn sanitize_turn_rate(rate: f32) -> f32 {
 /// counts as 0.
 ///
 /// ```
-/// # use reynolds::{limit_turn, Vec2};
-/// let turned = limit_turn(Vec2::X, Vec2::new(0.0, 10.0), 0.1).unwrap();
+/// # use reynolds::{math::Vector, model::limit_turn};
+/// let turned = limit_turn(Vector::X, Vector::new(0.0, 10.0), 0.1).unwrap();
 /// assert!((turned.to_angle() - 0.1).abs() < 1e-6);
-/// assert_eq!(limit_turn(Vec2::X, Vec2::new(10.0, 0.5), 0.1), None);
+/// assert_eq!(limit_turn(Vector::X, Vector::new(10.0, 0.5), 0.1), None);
 /// ```
 #[inline]
-pub fn limit_turn(heading: Vec2, wanted: Vec2, max_angle: f32) -> Option<Vec2> {
+pub fn limit_turn(heading: Vector, wanted: Vector, max_angle: f32) -> Option<Vector> {
     let wanted = finite_or_zero(wanted);
     // NaN compares false, so it limits nothing, as π or more does.
     let limits = max_angle < std::f32::consts::PI;
-    if !limits || wanted == Vec2::ZERO {
+    if !limits || wanted == Vector::ZERO {
         return None;
     }
     let heading = if heading.is_normalized() {
@@ -266,7 +179,7 @@ pub fn limit_turn(heading: Vec2, wanted: Vec2, max_angle: f32) -> Option<Vec2> {
     } else {
         direction(heading)
     };
-    if heading == Vec2::ZERO {
+    if heading == Vector::ZERO {
         return None;
     }
     let (sin, cos) = max_angle.max(0.0).sin_cos();
@@ -283,12 +196,44 @@ pub fn limit_turn(heading: Vec2, wanted: Vec2, max_angle: f32) -> Option<Vec2> {
     Some(direction(heading * cos + heading.perp() * (sin * side)))
 }
 
+/// The way an agent faces, as a unit vector: along its velocity, or,
+/// slower than [`HEADING_MIN_SPEED`] (1 px/s), the way it faced (`previous`,
+/// made a unit vector; +x if it has no direction), so a stopped agent does
+/// not snap to face right. A direction rather than an angle: no `atan2`
+/// each step, and a rotation follows from it without trigonometry.
+///
+/// ```
+/// # use reynolds::{math::Vector, model::heading};
+/// assert_eq!(heading(Vector::new(0.0, 5.0), Vector::X), Vector::Y);
+/// assert_eq!(heading(Vector::new(0.5, 0.0), Vector::Y), Vector::Y);
+/// ```
+#[inline]
+pub fn heading(vel: Vector, previous: Vector) -> Vector {
+    let vel = finite_or_zero(vel);
+    let speed = vel.length();
+    if speed > HEADING_MIN_SPEED {
+        // A speed too big to square has a direction all the same.
+        if speed.is_finite() {
+            vel / speed
+        } else {
+            direction(vel)
+        }
+    } else if previous.is_normalized() {
+        previous
+    } else {
+        match direction(previous) {
+            Vector::ZERO => Vector::X,
+            facing => facing,
+        }
+    }
+}
+
 /// One step of a [`Vehicle`], and the way it faces after it: the steering
 /// capped at the max force and divided by the mass, the speed capped, then
 /// semi-implicit Euler. `heading` is the way it faced (a unit vector).
 ///
 /// Without a turn limit it is [`step`], bit for bit, and the heading
-/// follows the velocity as [`heading`](crate::heading()) has it. With one,
+/// follows the velocity as [`heading`](heading()) has it. With one,
 /// where the new velocity would point further from the heading than
 /// `max_turn_rate * dt`, the heading turns by exactly that much toward it,
 /// and the agent goes that way at the speed the steering's part along its
@@ -302,26 +247,26 @@ pub fn limit_turn(heading: Vec2, wanted: Vec2, max_angle: f32) -> Option<Vec2> {
 /// A bad mass counts as 1 and a bad turn rate as no limit.
 ///
 /// ```
-/// # use reynolds::{step_vehicle, Kinematics, Vehicle, Vec2};
+/// # use reynolds::{math::Vector, model::{Kinematics, Vehicle, step_vehicle}};
 /// let heavy = Vehicle { mass: 2.0, ..Vehicle::default() };
-/// let (next, _) = step_vehicle(Kinematics::default(), Vec2::X, Vec2::new(100.0, 0.0), heavy, 0.5);
-/// assert_eq!(next.vel, Vec2::new(25.0, 0.0)); // 100 / 2 px/s² for 0.5 s
+/// let (next, _) = step_vehicle(Kinematics::default(), Vector::X, Vector::new(100.0, 0.0), heavy, 0.5);
+/// assert_eq!(next.vel, Vector::new(25.0, 0.0)); // 100 / 2 px/s² for 0.5 s
 /// ```
 #[inline]
 pub fn step_vehicle(
     agent: Kinematics,
-    heading: Vec2,
-    steering: Vec2,
+    heading: Vector,
+    steering: Vector,
     vehicle: Vehicle,
     dt: f32,
-) -> (Kinematics, Vec2) {
+) -> (Kinematics, Vector) {
     let dt = sanitize_dt(dt);
     let pos = finite_or_zero(agent.pos);
     let vel = finite_or_zero(agent.vel);
     let facing = if heading.is_normalized() {
         heading
     } else {
-        crate::heading(Vec2::ZERO, heading)
+        self::heading(Vector::ZERO, heading)
     };
     if dt == 0.0 {
         return (Kinematics { pos, vel }, facing);
@@ -332,7 +277,7 @@ pub fn step_vehicle(
     } = vehicle.limits;
     let accel = truncated(steering, max_force) / sanitize_mass(vehicle.mass);
     let mut vel = truncated(vel + accel * dt, max_speed);
-    let mut facing_next = crate::heading(vel, facing);
+    let mut facing_next = self::heading(vel, facing);
     let max_turn_rate = sanitize_turn_rate(vehicle.max_turn_rate);
     if max_turn_rate.is_finite()
         && let Some(turned) = limit_turn(facing, vel, max_turn_rate * dt)
@@ -354,7 +299,7 @@ pub fn step_vehicle(
 /// force to brake with, the distance is infinite.
 ///
 /// ```
-/// # use reynolds::braking_distance;
+/// # use reynolds::model::braking_distance;
 /// assert!((braking_distance(220.0, 380.0) - 63.68).abs() < 0.01);
 /// assert_eq!(braking_distance(300.0, 500.0), 90.0);
 /// ```
@@ -393,11 +338,11 @@ fn over_force(speed: f32, max_force: f32, f: impl Fn(f32, f32) -> f32) -> f32 {
 /// velocity that asks for the same steering, for drawing and debugging.
 ///
 /// ```
-/// # use reynolds::{SteeringSum, steering, Vec2};
+/// # use reynolds::{math::Vector, model::{SteeringSum, steering}};
 /// // A grazer far from the threat: flee wants the velocity it has, so only
 /// // wander's steering is left.
-/// let vel = Vec2::new(50.0, 0.0);
-/// let wander = Vec2::new(0.0, 220.0);
+/// let vel = Vector::new(50.0, 0.0);
+/// let wander = Vector::new(0.0, 220.0);
 /// let mut sum = SteeringSum::default();
 /// sum.add(1.0, wander, vel, 0.15);
 /// sum.add(3.0, vel, vel, 0.15);
@@ -405,8 +350,8 @@ fn over_force(speed: f32, max_force: f32, f: impl Fn(f32, f32) -> f32) -> f32 {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SteeringSum {
-    steering: Vec2,
-    weighted_desired: Vec2,
+    steering: Vector,
+    weighted_desired: Vector,
     total_weight: f32,
 }
 
@@ -416,7 +361,7 @@ impl SteeringSum {
     /// behaviors are weighted (a weight says how much a behavior counts, not
     /// which way).
     #[inline]
-    pub fn add(&mut self, weight: f32, desired: Vec2, vel: Vec2, response_time: f32) {
+    pub fn add(&mut self, weight: f32, desired: Vector, vel: Vector, response_time: f32) {
         let weight = sanitize_weight(weight);
         if weight == 0.0 {
             return;
@@ -430,20 +375,20 @@ impl SteeringSum {
     /// Adds a steering force computed elsewhere (separation, say), times
     /// `weight` (negative or not finite: 0).
     #[inline]
-    pub fn add_force(&mut self, weight: f32, force: Vec2) {
+    pub fn add_force(&mut self, weight: f32, force: Vector) {
         self.steering += finite_or_zero(force) * sanitize_weight(weight);
     }
 
     /// The summed steering, not yet capped.
     #[inline]
-    pub fn steering(&self) -> Vec2 {
+    pub fn steering(&self) -> Vector {
         finite_or_zero(self.steering)
     }
 
     /// The weighted mean of the desired velocities, or `fallback` (usually
     /// the current velocity) when nothing was added.
     #[inline]
-    pub fn desired(&self, fallback: Vec2) -> Vec2 {
+    pub fn desired(&self, fallback: Vector) -> Vector {
         if self.total_weight.abs() > f32::EPSILON {
             finite_or_zero(self.weighted_desired / self.total_weight)
         } else {

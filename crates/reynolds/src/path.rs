@@ -1,6 +1,5 @@
 //! Path following: a polyline, open or looped, and a cursor along it that
 //! only moves forward.
-//!
 //! The cursor is an arc length. Each step it moves to the point of the path
 //! nearest the agent, searched only in a window ahead of where it was, so a
 //! path that crosses itself (a figure eight) never makes the agent jump to
@@ -9,26 +8,25 @@
 //! an open path.
 
 use crate::behaviors::{arrive, seek};
-use crate::model::{finite_or_zero, sanitize_limit, sanitize_speed};
-use glam::Vec2;
+use crate::math::{Vector, closest_on_segment, finite_or_zero, sanitize_limit, sanitize_speed};
 
 /// A polyline to follow. Non-finite points and a point no distance from the
 /// one before it are dropped when it is made, so every segment has a length; a
 /// path of one point (or none) is a place to arrive at (or nothing).
 ///
 /// ```
-/// # use reynolds::{Polyline, Vec2};
-/// let square = Polyline::new([Vec2::ZERO, Vec2::X * 10.0, Vec2::ONE * 10.0, Vec2::Y * 10.0], true);
+/// # use reynolds::{math::Vector, path::Polyline};
+/// let square = Polyline::new([Vector::ZERO, Vector::X * 10.0, Vector::ONE * 10.0, Vector::Y * 10.0], true);
 /// assert_eq!(square.length(), 40.0);
-/// assert_eq!(square.point_at(15.0), Vec2::new(10.0, 5.0));
-/// assert_eq!(square.direction_at(15.0), Vec2::Y);
+/// assert_eq!(square.point_at(15.0), Vector::new(10.0, 5.0));
+/// assert_eq!(square.direction_at(15.0), Vector::Y);
 /// // Looped, an arc length past the end comes round again.
-/// assert_eq!(square.point_at(45.0), Vec2::new(5.0, 0.0));
-/// assert_eq!(square.point_at(-5.0), Vec2::new(0.0, 5.0));
+/// assert_eq!(square.point_at(45.0), Vector::new(5.0, 0.0));
+/// assert_eq!(square.point_at(-5.0), Vector::new(0.0, 5.0));
 /// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Polyline {
-    points: Vec<Vec2>,
+    points: Vec<Vector>,
     /// The arc length at each point.
     starts: Vec<f32>,
     looped: bool,
@@ -37,12 +35,12 @@ pub struct Polyline {
 
 impl Polyline {
     /// A path through `points`, back to the first if `looped`.
-    pub fn new(points: impl IntoIterator<Item = Vec2>, looped: bool) -> Self {
-        let mut kept: Vec<Vec2> = Vec::new();
+    pub fn new(points: impl IntoIterator<Item = Vector>, looped: bool) -> Self {
+        let mut kept: Vec<Vector> = Vec::new();
         // A point no distance from the last (as f32 measures it: even a
         // distinct point can be, when the difference's square underflows)
         // would make a segment of no length.
-        let apart = |a: &Vec2, b: &Vec2| a.distance(*b) > 0.0;
+        let apart = |a: &Vector, b: &Vector| a.distance(*b) > 0.0;
         for p in points {
             if p.is_finite() && kept.last().is_none_or(|last| apart(last, &p)) {
                 kept.push(p);
@@ -75,7 +73,7 @@ impl Polyline {
     }
 
     /// Its points, without the dropped ones.
-    pub fn points(&self) -> &[Vec2] {
+    pub fn points(&self) -> &[Vector] {
         &self.points
     }
 
@@ -105,7 +103,7 @@ impl Polyline {
 
     /// Segment `i`: its start point, end point and arc length at its start.
     #[inline]
-    fn segment(&self, i: usize) -> (Vec2, Vec2, f32) {
+    fn segment(&self, i: usize) -> (Vector, Vector, f32) {
         let n = self.points.len();
         let next = if i + 1 == n { 0 } else { i + 1 };
         (self.points[i], self.points[next], self.starts[i])
@@ -143,22 +141,22 @@ impl Polyline {
     /// The segment arc length `s` (any, looped) falls in: its ends, and how
     /// far along it `s` is. The path must have a segment.
     #[inline]
-    fn locate(&self, s: f32) -> (Vec2, Vec2, f32) {
+    fn locate(&self, s: f32) -> (Vector, Vector, f32) {
         let s = self.wrap(s);
         let (a, b, start) = self.segment(self.segment_at(s));
         (a, b, s - start)
     }
 
     /// The point at arc length `s`; looped, any `s` comes round again.
-    pub fn point_at(&self, s: f32) -> Vec2 {
+    pub fn point_at(&self, s: f32) -> Vector {
         self.point_and_direction_at(s).0
     }
 
     /// The direction of the path at arc length `s` (zero for a path of one
     /// point).
-    pub fn direction_at(&self, s: f32) -> Vec2 {
+    pub fn direction_at(&self, s: f32) -> Vector {
         if self.segment_count() == 0 {
-            return Vec2::ZERO;
+            return Vector::ZERO;
         }
         let (a, b, _) = self.locate(s);
         (b - a).normalize_or_zero()
@@ -167,11 +165,11 @@ impl Polyline {
     /// [`point_at`](Self::point_at) and [`direction_at`](Self::direction_at)
     /// at once, finding the segment once.
     #[inline]
-    fn point_and_direction_at(&self, s: f32) -> (Vec2, Vec2) {
+    fn point_and_direction_at(&self, s: f32) -> (Vector, Vector) {
         if self.segment_count() == 0 {
             return (
-                self.points.first().copied().unwrap_or(Vec2::ZERO),
-                Vec2::ZERO,
+                self.points.first().copied().unwrap_or(Vector::ZERO),
+                Vector::ZERO,
             );
         }
         let (a, b, along) = self.locate(s);
@@ -180,14 +178,14 @@ impl Polyline {
     }
 
     /// The distance from `p` to the nearest point of the whole path.
-    pub fn distance(&self, p: Vec2) -> f32 {
+    pub fn distance(&self, p: Vector) -> f32 {
         if self.segment_count() == 0 {
             return self.points.first().map_or(f32::INFINITY, |q| q.distance(p));
         }
         (0..self.segment_count())
             .map(|i| {
                 let (a, b, _) = self.segment(i);
-                crate::level::closest_on_segment(p, a, b).distance(p)
+                closest_on_segment(p, a, b).distance(p)
             })
             .fold(f32::INFINITY, f32::min)
     }
@@ -195,7 +193,7 @@ impl Polyline {
     /// The arc length in `[from, from + window]` whose point is nearest `p`,
     /// the earliest of equals. Looped, arc lengths keep counting past the
     /// length (a cursor's laps); open, they stop at its end.
-    pub fn nearest_ahead(&self, p: Vec2, from: f32, window: f32) -> f32 {
+    pub fn nearest_ahead(&self, p: Vector, from: f32, window: f32) -> f32 {
         let from = if from.is_finite() { from.max(0.0) } else { 0.0 };
         let window = sanitize_limit(window).min(self.length);
         let count = self.segment_count();
@@ -250,11 +248,11 @@ impl Polyline {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PathStep {
     /// The velocity the agent wants.
-    pub desired: Vec2,
+    pub desired: Vector,
     /// The cursor's new arc length: never less than the old one.
     pub cursor: f32,
     /// The point of the path it seeks (the end, at the end of an open path).
-    pub aim: Vec2,
+    pub aim: Vector,
 }
 
 /// Follows `path`: the cursor moves to the nearest point in a window ahead
@@ -264,16 +262,16 @@ pub struct PathStep {
 /// path's corners; near the end of an open path it arrives.
 ///
 /// ```
-/// # use reynolds::{follow_path, Polyline, Vec2};
-/// let road = Polyline::new([Vec2::ZERO, Vec2::new(1000.0, 0.0)], false);
-/// let step = follow_path(&road, Vec2::new(100.0, 30.0), Vec2::ZERO, 0.0, 220.0, 150.0, 60.0);
+/// # use reynolds::{math::Vector, path::{Polyline, follow_path}};
+/// let road = Polyline::new([Vector::ZERO, Vector::new(1000.0, 0.0)], false);
+/// let step = follow_path(&road, Vector::new(100.0, 30.0), Vector::ZERO, 0.0, 220.0, 150.0, 60.0);
 /// assert_eq!(step.cursor, 100.0);
-/// assert_eq!(step.aim, Vec2::new(160.0, 0.0));
+/// assert_eq!(step.aim, Vector::new(160.0, 0.0));
 /// ```
 pub fn follow_path(
     path: &Polyline,
-    pos: Vec2,
-    vel: Vec2,
+    pos: Vector,
+    vel: Vector,
     cursor: f32,
     max_speed: f32,
     slowing_radius: f32,

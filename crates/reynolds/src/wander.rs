@@ -1,8 +1,10 @@
 //! Wander: a drifting angle, stepped by random amounts that scale with the
 //! square root of dt, so the drift over a second is the same at any rate.
+//! Planar: the wanderer heads along an angle on the plane.
 
-use crate::model::{sanitize_dt, sanitize_limit, sanitize_speed};
 use glam::Vec2;
+
+use crate::math::{sanitize_dt, sanitize_limit, sanitize_speed};
 
 /// The wander angle after one step: `angle + unit_random * rate * sqrt(dt)`,
 /// in radians.
@@ -19,7 +21,7 @@ use glam::Vec2;
 /// as it is.
 ///
 /// ```
-/// # use reynolds::wander_step;
+/// # use reynolds::wander::wander_step;
 /// assert_eq!(wander_step(1.0, 0.25, 0.65, 1.0), 1.0 + 0.65 * 0.5);
 /// assert_eq!(wander_step(1.0, 0.0, 0.65, 1.0), 1.0);
 /// ```
@@ -47,7 +49,8 @@ pub fn wander_step(angle: f32, dt: f32, rate: f32, unit_random: f32) -> f32 {
 /// Wander's desired velocity: full speed along the wander angle.
 ///
 /// ```
-/// # use reynolds::{wander, Vec2};
+/// # use reynolds::wander::wander;
+/// # use glam::Vec2;
 /// assert!((wander(0.0, 220.0) - Vec2::new(220.0, 0.0)).length() < 1e-4);
 /// ```
 #[inline]

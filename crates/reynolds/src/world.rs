@@ -1,9 +1,7 @@
-//! What happens after the step: the wrap around the world's edges, and the
-//! heading an agent is drawn facing.
+//! A world that wraps round its edges, as the chapter's window does: the
+//! wrap after a step, and the shortest way from one point to another.
 
-use crate::defaults::HEADING_MIN_SPEED;
-use crate::model::{direction, finite_or_zero};
-use glam::Vec2;
+use crate::math::{Vector, finite_or_zero};
 
 /// Off one edge of the rectangle `min..max`, back on at the opposite one, as
 /// the chapter's agents wrap around the window. Returns the new position and
@@ -13,18 +11,18 @@ use glam::Vec2;
 /// An axis whose size is not positive and finite does not wrap.
 ///
 /// ```
-/// # use reynolds::{wrap, Vec2};
-/// let (pos, shift) = wrap(Vec2::new(-5.0, 350.0), Vec2::ZERO, Vec2::new(1000.0, 700.0));
-/// assert_eq!(pos, Vec2::new(995.0, 350.0));
-/// assert_eq!(shift, Vec2::new(1000.0, 0.0));
+/// # use reynolds::{math::Vector, world::wrap};
+/// let (pos, shift) = wrap(Vector::new(-5.0, 350.0), Vector::ZERO, Vector::new(1000.0, 700.0));
+/// assert_eq!(pos, Vector::new(995.0, 350.0));
+/// assert_eq!(shift, Vector::new(1000.0, 0.0));
 /// ```
 #[inline]
-pub fn wrap(pos: Vec2, min: Vec2, max: Vec2) -> (Vec2, Vec2) {
+pub fn wrap(pos: Vector, min: Vector, max: Vector) -> (Vector, Vector) {
     // Nearly always inside: four comparisons, nothing else.
     if pos.cmpge(min).all() && pos.cmple(max).all() {
-        return (pos, Vec2::ZERO);
+        return (pos, Vector::ZERO);
     }
-    let wrapped = Vec2::new(
+    let wrapped = Vector::new(
         wrap_axis(pos.x, min.x, max.x),
         wrap_axis(pos.y, min.y, max.y),
     );
@@ -45,34 +43,24 @@ fn wrap_axis(x: f32, min: f32, max: f32) -> f32 {
     min + (x - min).rem_euclid(size)
 }
 
-/// The way an agent faces, as a unit vector: along its velocity, or,
-/// slower than [`HEADING_MIN_SPEED`] (1 px/s), the way it faced (`previous`,
-/// made a unit vector; +x if it has no direction), so a stopped agent does
-/// not snap to face right. A direction rather than an angle: no `atan2`
-/// each step, and a rotation follows from it without trigonometry.
+/// The shortest offset from `from` to `to` in a world that wraps with
+/// period `size` on each axis (an axis with a size that is not positive and
+/// finite does not wrap).
 ///
 /// ```
-/// # use reynolds::{heading, Vec2};
-/// assert_eq!(heading(Vec2::new(0.0, 5.0), Vec2::X), Vec2::Y);
-/// assert_eq!(heading(Vec2::new(0.5, 0.0), Vec2::Y), Vec2::Y);
+/// # use reynolds::{math::Vector, world::wrapped_offset};
+/// let size = Vector::new(1000.0, 700.0);
+/// assert_eq!(wrapped_offset(Vector::new(995.0, 10.0), Vector::new(5.0, 690.0), size), Vector::new(10.0, -20.0));
 /// ```
 #[inline]
-pub fn heading(vel: Vec2, previous: Vec2) -> Vec2 {
-    let vel = finite_or_zero(vel);
-    let speed = vel.length();
-    if speed > HEADING_MIN_SPEED {
-        // A speed too big to square has a direction all the same.
-        if speed.is_finite() {
-            vel / speed
+pub fn wrapped_offset(from: Vector, to: Vector, size: Vector) -> Vector {
+    let axis = |d: f32, period: f32| {
+        if period.is_finite() && period > 0.0 {
+            d - period * (d / period).round()
         } else {
-            direction(vel)
+            d
         }
-    } else if previous.is_normalized() {
-        previous
-    } else {
-        match direction(previous) {
-            Vec2::ZERO => Vec2::X,
-            facing => facing,
-        }
-    }
+    };
+    let d = to - from;
+    Vector::new(axis(d.x, size.x), axis(d.y, size.y))
 }

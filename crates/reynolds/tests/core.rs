@@ -1,8 +1,12 @@
 //! Every core function: the chapter's worked numbers, and degenerate input.
 
 use approx::assert_relative_eq;
+use glam::Vec2;
 use reynolds::defaults::*;
-use reynolds::*;
+use reynolds::{
+    behaviors::*, combine::*, flock::*, level::*, math::*, measure::*, model::*, predict::*,
+    wander::*, world::*,
+};
 
 const NON_FINITE: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
 

@@ -1,8 +1,12 @@
 //! Properties that hold for any input: finite in, finite out; the speed cap
 //! holds; one step changes the velocity by at most `max_force * dt`.
 
+use glam::Vec2;
 use proptest::prelude::*;
-use reynolds::*;
+use reynolds::{
+    behaviors::*, combine::*, flock::*, level::*, math::*, measure::*, model::*, path::*,
+    wander::*, world::*,
+};
 
 /// Finite floats over many magnitudes, including zero and huge values.
 fn any_finite() -> impl Strategy<Value = f32> + Clone {
@@ -312,7 +316,7 @@ proptest! {
         prop_assert_eq!(next, step(agent, steer, limits, dt));
         // And it faces the way the chapter's agents face.
         if dt > 0.0 {
-            prop_assert_eq!(facing, reynolds::heading(next.vel, reynolds::heading(Vec2::ZERO, heading)));
+            prop_assert_eq!(facing, reynolds::model::heading(next.vel, reynolds::model::heading(Vec2::ZERO, heading)));
         }
     }
 

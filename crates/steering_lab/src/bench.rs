@@ -7,8 +7,11 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use bevy_reynolds::model::{self, FlockParams, FlockSums, FlockView, Kinematics, Limits, Neighbor};
 use bevy_reynolds::prelude::*;
+use bevy_reynolds::reynolds::flock::{FlockParams, FlockSums, FlockView, Neighbor};
+use bevy_reynolds::reynolds::model::{self, Kinematics, Limits};
+use bevy_reynolds::reynolds::spatial::{self, GridAgent};
+use bevy_reynolds::reynolds::{behaviors, defaults, math, measure, wander, world};
 use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -108,7 +111,7 @@ impl PlainCritters {
                     },
                     wander_angle: angle,
                     heading: Vec2::from_angle(angle),
-                    trail: VecDeque::with_capacity(model::defaults::TRAIL_LENGTH),
+                    trail: VecDeque::with_capacity(defaults::TRAIL_LENGTH),
                 }
             })
             .collect();
@@ -131,62 +134,67 @@ impl PlainCritters {
         let dt = (1.0 / BENCH_HZ) as f32;
         self.t += dt;
         let next = circle_point(self.t);
-        self.target_vel = model::measured_velocity(
+        self.target_vel = measure::measured_velocity(
             self.target_vel,
             self.target,
             next,
             dt,
-            model::defaults::MEASURE_HALF_LIFE,
+            defaults::MEASURE_HALF_LIFE,
         );
         self.target = next;
         let (target, target_vel) = (self.target, self.target_vel);
         let limits = Limits::default();
-        let d = model::defaults::WORLD_SIZE;
+        let d = defaults::WORLD_SIZE;
         let (min, max) = (Vec2::ZERO, Vec2::new(d[0], d[1]));
         self.since_sample += dt;
-        let sample = self.since_sample >= model::defaults::TRAIL_INTERVAL;
+        let sample = self.since_sample >= defaults::TRAIL_INTERVAL;
         if sample {
-            self.since_sample -= model::defaults::TRAIL_INTERVAL;
+            self.since_sample -= defaults::TRAIL_INTERVAL;
         }
         for a in &mut self.agents {
             let Kinematics { pos, vel } = a.state;
             let mut sum = model::SteeringSum::default();
-            let rt = model::defaults::RESPONSE_TIME;
+            let rt = defaults::RESPONSE_TIME;
             let speed = limits.max_speed;
             let wander = |angle: &mut f32, rng: &mut Xoshiro128PlusPlus| {
-                *angle = model::wander_step(
+                *angle = wander::wander_step(
                     *angle,
                     dt,
-                    model::defaults::WANDER_RATE,
+                    defaults::WANDER_RATE,
                     rng.random_range(-1.0..1.0),
                 );
-                model::wander(*angle, speed)
+                wander::wander(*angle, speed)
             };
             match a.kind {
-                0 => sum.add(1.0, model::seek(pos, target, speed), vel, rt),
+                0 => sum.add(1.0, behaviors::seek(pos, target, speed), vel, rt),
                 1 => sum.add(
                     1.0,
-                    model::arrive(pos, target, speed, model::defaults::SLOWING_RADIUS),
+                    behaviors::arrive(pos, target, speed, defaults::SLOWING_RADIUS),
                     vel,
                     rt,
                 ),
-                2 => sum.add(1.0, model::pursue(pos, target, target_vel, speed), vel, rt),
+                2 => sum.add(
+                    1.0,
+                    behaviors::pursue(pos, target, target_vel, speed),
+                    vel,
+                    rt,
+                ),
                 3 => sum.add(1.0, wander(&mut a.wander_angle, &mut self.rng), vel, rt),
                 _ => {
                     sum.add(1.0, wander(&mut a.wander_angle, &mut self.rng), vel, rt);
                     sum.add(
-                        model::defaults::GRAZE_FLEE_WEIGHT,
-                        model::flee(pos, vel, target, speed, model::defaults::PANIC_RADIUS),
+                        defaults::GRAZE_FLEE_WEIGHT,
+                        behaviors::flee(pos, vel, target, speed, defaults::PANIC_RADIUS),
                         vel,
                         rt,
                     );
                 }
             }
             a.state = model::step(a.state, sum.steering(), limits, dt);
-            a.state.pos = model::wrap(a.state.pos, min, max).0;
+            a.state.pos = world::wrap(a.state.pos, min, max).0;
             a.heading = model::heading(a.state.vel, a.heading);
             if sample {
-                if a.trail.len() >= model::defaults::TRAIL_LENGTH {
+                if a.trail.len() >= defaults::TRAIL_LENGTH {
                     a.trail.pop_front();
                 }
                 a.trail.push_back(a.state.pos);
@@ -221,7 +229,7 @@ pub fn flock_app(n: usize, seed: u64, threads: Option<usize>) -> App {
             let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
             (
                 Flocking::default(),
-                Behavior::Blend(vec![Weighted::new(0.3, Steer::Wander)]),
+                Behavior::Blend(vec![Weighted::new(0.3, Behavior::Wander)]),
                 Position(Vec2::new(
                     rng.random_range(0.0..side),
                     rng.random_range(0.0..side),
@@ -284,7 +292,7 @@ pub fn level_app(n: usize, obstacles: usize, seed: u64, threads: Option<usize>) 
         shapes.iter().all(|(c, shape)| match shape {
             Obstacle::Circle { radius } => p.distance(*c) > radius + 8.0,
             Obstacle::Wall { a, b } => {
-                p.distance(model::closest_on_segment(p - *c, *a, *b) + *c) > 8.0
+                p.distance(math::closest_on_segment(p - *c, *a, *b) + *c) > 8.0
             }
             Obstacle::Polygon { .. } => true,
         })
@@ -343,7 +351,7 @@ pub struct PlainFlock {
     velocities: Vec<Vec2>,
     forces: Vec<Vec2>,
     side: f32,
-    grid: NeighborGrid,
+    grid: spatial::NeighborGrid<u32>,
     params: FlockParams,
 }
 
@@ -366,7 +374,7 @@ impl PlainFlock {
             velocities,
             forces: vec![Vec2::ZERO; n],
             side,
-            grid: NeighborGrid::default(),
+            grid: spatial::NeighborGrid::default(),
             params: FlockParams::default(),
         }
     }
@@ -379,16 +387,14 @@ impl PlainFlock {
                 .iter()
                 .zip(&self.velocities)
                 .enumerate()
-                .map(|(i, (p, v))| {
-                    (
-                        Entity::from_raw_u32(i as u32).unwrap_or(Entity::PLACEHOLDER),
-                        *p,
-                        *v,
-                        0.0,
-                    )
+                .map(|(i, (p, v))| GridAgent {
+                    id: i as u32,
+                    position: *p,
+                    velocity: *v,
+                    radius: 0.0,
                 }),
             self.params.reach(),
-            Some(Rect::new(0.0, 0.0, side, side)),
+            Some((Vec2::ZERO, Vec2::splat(side))),
         );
         for (i, force) in self.forces.iter_mut().enumerate() {
             let (pos, vel) = (self.positions[i], self.velocities[i]);
@@ -408,7 +414,7 @@ impl PlainFlock {
             let view = FlockView::new(&self.params, vel);
             let mut sums = FlockSums::default();
             for (j, (p, v)) in self.positions.iter().zip(&self.velocities).enumerate() {
-                let offset = model::wrapped_offset(pos, *p, period);
+                let offset = world::wrapped_offset(pos, *p, period);
                 if j != i && offset.length_squared() <= reach2 {
                     sums.add(
                         Neighbor {
@@ -489,8 +495,9 @@ pub fn positions_hash(app: &mut App) -> u64 {
     let mut all: Vec<(Entity, Vec2)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
     all.sort_by_key(|(e, _)| *e);
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    for (e, p) in all {
-        e.hash(&mut hasher);
+    // The positions in the agents' order, not their entities' bits: a
+    // resource the plugins add is an entity too, and shifts every index.
+    for (_, p) in all {
         p.x.to_bits().hash(&mut hasher);
         p.y.to_bits().hash(&mut hasher);
     }

@@ -1,7 +1,7 @@
 //! Every number the chapter quotes, measured with the real code.
 
 use bevy::math::Vec2;
-use bevy_reynolds::model;
+use bevy_reynolds::reynolds::{behaviors, defaults, math, model};
 
 use crate::experiments::{wander_drift_degrees, wander_drift_dt_scaled_degrees};
 use crate::scenario::{BehaviorKind, Report, Scenario};
@@ -99,7 +99,7 @@ fn time_to_reach(report: &Report, axis: Vec2, speed: f32) -> Option<f64> {
 /// Every check, in the chapter's order.
 pub fn all_checks() -> Vec<Check> {
     let mut checks = Vec::new();
-    let max_speed = model::defaults::MAX_SPEED;
+    let max_speed = defaults::MAX_SPEED;
 
     // The two limits: steering as hard as the force cap allows.
     let floor_it = Scenario {
@@ -291,7 +291,7 @@ pub fn all_checks() -> Vec<Check> {
         (66.0, Vec2::new(0.0, 120.0), 36.0),
     ] {
         let target = Vec2::new(distance, 0.0);
-        let aim = model::predicted_position(Vec2::ZERO, target, target_vel, max_speed);
+        let aim = behaviors::predicted_position(Vec2::ZERO, target, target_vel, max_speed);
         let ahead = aim.distance(target);
         checks.push(
             row(
@@ -310,7 +310,7 @@ pub fn all_checks() -> Vec<Check> {
 
     // Exercise 1.
     let steer = model::steering(Vec2::new(100.0, 0.0), Vec2::new(0.0, 50.0), 0.25);
-    let capped = model::truncated(steer, model::defaults::MAX_FORCE);
+    let capped = math::truncated(steer, defaults::MAX_FORCE);
     checks.push(
         row(
             "exercise 1: steering, then capped",
@@ -366,7 +366,7 @@ pub fn all_checks() -> Vec<Check> {
         seconds: 10.0,
         ..Default::default()
     };
-    let expected_gap = f64::from(model::defaults::SLOWING_RADIUS * 144.0 / max_speed);
+    let expected_gap = f64::from(defaults::SLOWING_RADIUS * 144.0 / max_speed);
     // The gap the arriver decides on each step: from where it is to where
     // the target now is. (Measured at the same instant after both have
     // moved, it is one step of the target's motion shorter: 144 px/s × dt.)

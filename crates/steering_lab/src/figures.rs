@@ -5,7 +5,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 use bevy::math::Vec2;
-use bevy_reynolds::model::{self, defaults};
+use bevy_reynolds::reynolds::{behaviors, defaults, math, model, wander};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use rand::rngs::Xoshiro128PlusPlus;
@@ -138,7 +138,7 @@ fn steering_frame(path: &Path) -> Result<()> {
     let desired = Vec2::new(100.0, 0.0);
     let response = 0.25;
     let steer = model::steering(desired, vel, response);
-    let capped = model::truncated(steer, defaults::MAX_FORCE);
+    let capped = math::truncated(steer, defaults::MAX_FORCE);
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = chart(
@@ -205,9 +205,13 @@ fn arrive_speed(path: &Path) -> Result<()> {
         chart
             .draw_series(LineSeries::new(
                 distances.clone().map(|d| {
-                    let speed =
-                        model::arrive(Vec2::new(-d, 0.0), Vec2::ZERO, defaults::MAX_SPEED, radius)
-                            .length();
+                    let speed = behaviors::arrive(
+                        Vec2::new(-d, 0.0),
+                        Vec2::ZERO,
+                        defaults::MAX_SPEED,
+                        radius,
+                    )
+                    .length();
                     (d, speed)
                 }),
                 color.stroke_width(3),
@@ -311,7 +315,7 @@ fn wander_drift(path: &Path) -> Result<()> {
                 for step in 1..=hz {
                     let u = rng.random_range(-1.0f32..1.0);
                     angle = if sqrt_step {
-                        model::wander_step(angle, dt, defaults::WANDER_RATE, u)
+                        wander::wander_step(angle, dt, defaults::WANDER_RATE, u)
                     } else {
                         angle + u * 5.0 * dt
                     };

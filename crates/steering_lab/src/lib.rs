@@ -1,5 +1,5 @@
 //! The steering lab: scenarios run through the real
-//! [`SteeringPlugin`](bevy_reynolds::SteeringPlugin) in a headless Bevy app,
+//! [`SteeringPlugins`](bevy_reynolds::SteeringPlugins) in a headless Bevy app,
 //! measured the way the chapter quotes its numbers.
 //!
 //! ```

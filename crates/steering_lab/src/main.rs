@@ -22,7 +22,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run one agent and one target through the real SteeringPlugin, and
+    /// Run one agent and one target through the real SteeringPlugins, and
     /// print what happened as JSON.
     Scenario(ScenarioArgs),
     /// Reproduce every number the chapter quotes, as a table; exits non-zero

@@ -1,5 +1,5 @@
 //! One agent and one target in a headless Bevy app, stepped by the real
-//! [`SteeringPlugin`], with the metrics the chapter quotes.
+//! [`SteeringPlugins`], with the metrics the chapter quotes.
 
 use std::fmt;
 use std::sync::Arc;
@@ -7,8 +7,9 @@ use std::sync::Arc;
 use bevy::app::TaskPoolOptions;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy_reynolds::DEFAULT_SEED;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{DEFAULT_SEED, model::defaults};
+use bevy_reynolds::reynolds::defaults;
 use bevy_reynolds::{Position, Velocity};
 
 /// Which behavior the scenario's agent uses, toward or away from the target.
@@ -112,10 +113,9 @@ impl Level {
             .circles
             .iter()
             .map(|(c, r)| p.distance(*c) - r - radius);
-        let walls = self
-            .walls
-            .iter()
-            .map(|(a, b)| p.distance(bevy_reynolds::model::closest_on_segment(p, *a, *b)) - radius);
+        let walls = self.walls.iter().map(|(a, b)| {
+            p.distance(bevy_reynolds::reynolds::math::closest_on_segment(p, *a, *b)) - radius
+        });
         circles.chain(walls).fold(f32::INFINITY, f32::min)
     }
 
@@ -420,7 +420,7 @@ pub fn headless_app_with_threads(
     threads: Option<usize>,
 ) -> App {
     let mut app = empty_app_with_threads(hz, threads);
-    app.add_plugins(SteeringPlugin::default().with_seed(seed))
+    app.add_plugins(SteeringPlugins::default().with_seed(seed))
         .insert_resource(settings);
     app
 }
@@ -695,7 +695,7 @@ impl Scenario {
         let max_outside_px = level.contain.as_ref().map(|points| {
             trajectory
                 .iter()
-                .map(|s| bevy_reynolds::model::outside_by(s.pos, points))
+                .map(|s| bevy_reynolds::reynolds::level::outside_by(s.pos, points))
                 .fold(0.0f32, f32::max)
         });
         Report {

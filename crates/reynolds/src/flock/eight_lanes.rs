@@ -2,7 +2,6 @@
 //! with AVX2 (found at run time, so no build flag is needed): the same
 //! arithmetic, lane by lane, as [`LaneView::add_lanes`], into the same
 //! lanes, so the same sums to the bit.
-//!
 //! [`LaneView::add_lanes`]: super::LaneView
 
 use std::arch::x86_64::*;

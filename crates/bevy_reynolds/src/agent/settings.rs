@@ -3,7 +3,11 @@
 use bevy::prelude::*;
 use reynolds::defaults;
 
-use crate::params::SteeringParams;
+use super::params::SteeringParams;
+
+/// The seed [`SteeringPlugins`](crate::SteeringPlugins) uses unless told
+/// otherwise, so runs are reproducible by default.
+pub const DEFAULT_SEED: u64 = 0x5EED_0000_C217_7E25;
 
 /// The global steering settings: every agent's default parameters, and
 /// what belongs to the world (its wrap rectangle, the trails' clock, the
@@ -22,14 +26,14 @@ use crate::params::SteeringParams;
 /// ```
 ///
 /// Changes take effect on the next fixed step, for every agent that has
-/// not set its own value in a [`SteeringOverride`](crate::SteeringOverride). Values that make no
+/// not set its own value in its [`SteeringParams`]. Values that make no
 /// sense (zero, negative, NaN or infinite where they must be positive)
 /// never panic and never put a NaN into the world: the model uses a safe
 /// value instead, and a warning says which field and what is used.
 #[derive(Resource, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Resource, Debug, Default, PartialEq)]
 pub struct SteeringSettings {
-    /// Every agent's parameters, unless its [`SteeringOverride`](crate::SteeringOverride) says
+    /// Every agent's parameters, unless its own [`SteeringParams`] say
     /// otherwise. The defaults are the chapter's.
     pub agent: SteeringParams,
     /// Simulated seconds between two [`Trail`](crate::Trail) samples. 0.05.
@@ -110,7 +114,7 @@ impl SteeringSettings {
 
 /// The seed behind every agent's [`WanderRng`](crate::WanderRng), and the
 /// count of streams handed out so far. Set by
-/// [`SteeringPlugin::seed`](crate::SteeringPlugin::seed).
+/// [`SteeringPlugins::with_seed`](crate::SteeringPlugins::with_seed).
 ///
 /// Each new agent gets the next stream, so the same seed and the same order
 /// of spawns give bit-identical runs, whatever the thread count.
@@ -137,5 +141,14 @@ impl SteeringSeed {
             .wrapping_add(self.streams.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         self.streams += 1;
         stream
+    }
+}
+
+/// Logs every problem of the settings once, when they change.
+pub(crate) fn validate_settings(settings: Res<SteeringSettings>) {
+    if settings.is_changed() {
+        for problem in settings.problems() {
+            warn!("{problem}");
+        }
     }
 }

@@ -1,7 +1,10 @@
-//! Where the 2D simulation meets a game's world: the plane agents move on,
-//! what the plugin writes back, and the size of the game's units.
+//! Where the simulation meets a game's world: the plane agents move on,
+//! what the plugins write back, and the size of the game's units (the
+//! transforms themselves are written in `transforms.rs`).
 
 use bevy::prelude::*;
+
+use crate::math::{Dir, Vector};
 
 /// The plane agents move on. The simulation is 2D whatever the game's
 /// world: a [`Position`](crate::Position) `(x, y)` is the world's
@@ -14,7 +17,7 @@ use bevy::prelude::*;
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
 /// // Agents on the ground of a 3D world.
-/// App::new().add_plugins((MinimalPlugins, SteeringPlugin::default().with_ground(GroundPlane::Xz)));
+/// App::new().add_plugins((MinimalPlugins, SteeringPlugins::default().with_ground(GroundPlane::Xz)));
 /// ```
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Resource, Debug, Default, PartialEq)]
@@ -29,16 +32,16 @@ pub enum GroundPlane {
 impl GroundPlane {
     /// A point of the world, seen on the ground.
     #[inline]
-    pub fn to_ground(self, world: Vec3) -> Vec2 {
+    pub fn to_ground(self, world: Vec3) -> Vector {
         match self {
             GroundPlane::Xy => world.truncate(),
-            GroundPlane::Xz => Vec2::new(world.x, world.z),
+            GroundPlane::Xz => Vector::new(world.x, world.z),
         }
     }
 
     /// `world` moved to `ground` on the plane, its up coordinate kept.
     #[inline]
-    pub fn place(self, ground: Vec2, world: Vec3) -> Vec3 {
+    pub fn place(self, ground: Vector, world: Vec3) -> Vec3 {
         match self {
             GroundPlane::Xy => ground.extend(world.z),
             GroundPlane::Xz => Vec3::new(ground.x, world.y, ground.y),
@@ -48,7 +51,7 @@ impl GroundPlane {
     /// The rotation that turns a body facing +x to face `heading` on the
     /// ground, about the plane's up axis, with no trigonometry.
     #[inline]
-    pub fn rotation(self, heading: Dir2) -> Quat {
+    pub fn rotation(self, heading: Dir) -> Quat {
         let h = heading.as_vec2();
         match self {
             GroundPlane::Xy => Quat::from_rotation_arc_2d(Vec2::X, h),
@@ -106,7 +109,7 @@ impl GroundPlane {
 /// App::new()
 ///     .add_plugins((
 ///         MinimalPlugins,
-///         SteeringPlugin::default().with_writeback(Writeback::Physics),
+///         SteeringPlugins::default().with_writeback(Writeback::Physics),
 ///     ))
 ///     .add_systems(
 ///         FixedUpdate,
@@ -135,7 +138,7 @@ pub enum Writeback {
 /// of the defaults. 1 for a 2D game in pixels; for a 3D game in metres,
 /// with creatures half a metre long (the chapter's are 20 px), 0.025.
 ///
-/// [`SteeringPlugin::with_length_unit`](crate::SteeringPlugin::with_length_unit)
+/// [`SteeringPlugins::with_length_unit`](crate::SteeringPlugins::with_length_unit)
 /// sets it, and the default [`SteeringSettings`](crate::SteeringSettings)
 /// follow it (speeds, forces, radii; times and weights are the same at any
 /// scale). A game that inserts its own settings sets its own numbers; use
@@ -151,3 +154,9 @@ impl Default for SteeringLengthUnit {
         Self(1.0)
     }
 }
+
+/// Whether [`Transform`]s are interpolated between fixed steps: true when
+/// the steering plugins run in a fixed schedule.
+#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq, Deref, DerefMut)]
+#[reflect(Resource, Debug, PartialEq)]
+pub struct InterpolateTransforms(pub bool);

@@ -1,5 +1,4 @@
 //! Eight agents' [`step_vehicle`] at once.
-//!
 //! An agent's step is three square roots and three divisions in a chain
 //! (the force capped, the speed capped, the heading), each waiting on the
 //! last: most of what integrating costs. Eight lanes take one of each for
@@ -8,11 +7,14 @@
 //! specially (a value not finite, a turn limit, a heading not a unit
 //! vector, a vector too long to square) is stepped by [`step_vehicle`]
 //! itself.
+//! Planar: the lanes hold each vector's x and y apart.
 
 use glam::Vec2;
 use wide::f32x8;
 
-use crate::model::{Kinematics, Vehicle, sanitize_dt, step_vehicle};
+use super::{Kinematics, Vehicle, step_vehicle};
+use crate::defaults::HEADING_MIN_SPEED;
+use crate::math::sanitize_dt;
 
 /// How many agents [`step_vehicles`] steps at once.
 pub const LANES: usize = 8;
@@ -21,7 +23,8 @@ pub const LANES: usize = 8;
 /// heading, the same to the bit as stepping each alone.
 ///
 /// ```
-/// # use reynolds::{step_vehicle, step_vehicles, Kinematics, Vec2, Vehicle};
+/// # use reynolds::model::{Kinematics, Vehicle, step_vehicle, step_vehicles};
+/// # use glam::Vec2;
 /// let agents = std::array::from_fn(|i| Kinematics {
 ///     pos: Vec2::new(i as f32, 0.0),
 ///     vel: Vec2::new(100.0, i as f32),
@@ -88,7 +91,7 @@ pub fn step_vehicles(
     let (vx, vy) = truncated(wx, wy, max_speed, &mut usual);
     // `heading`: along the velocity above 1 px/s, else as it faced.
     let speed = (vx * vx + vy * vy).sqrt();
-    let moving = speed.simd_gt(f32x8::splat(crate::defaults::HEADING_MIN_SPEED));
+    let moving = speed.simd_gt(f32x8::splat(HEADING_MIN_SPEED));
     let (nx, ny) = (moving.select(vx / speed, hx), moving.select(vy / speed, hy));
     let (px, py) = (px + vx * dt, py + vy * dt);
     usual &= finite(px) & finite(py);

@@ -1,19 +1,17 @@
-//! Per-agent parameters: every agent's own [`SteeringParams`] component,
-//! filled from the global defaults in
-//! [`SteeringSettings::agent`](crate::SteeringSettings::agent) and its
-//! [`SteeringOverride`], and how its steering forces combine.
-//!
+//! Per-agent parameters: every agent's own [`SteeringParams`] (whose
+//! fields left at the defaults follow the global ones, see `follow.rs`),
+//! and how its steering forces combine.
 //! Every parameter is declared once, in the table of `agent_params!` below:
 //! its type, default, the check a good value passes and what the model
-//! does with a bad one. The component, the overrides, the resolution and
+//! does with a bad one. The component, its following of the defaults and
 //! the warnings all follow from that one line.
 
-use bevy::ecs::lifecycle::HookContext;
-use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
-use reynolds::{self as model, PriorityGroups, Vehicle, defaults};
+use reynolds::combine::PriorityGroups;
+use reynolds::defaults;
+use reynolds::model::{Limits, Vehicle};
 
-use crate::settings::SteeringSettings;
+use crate::math::Vector;
 
 /// How an agent's steering forces become the one force it applies: the
 /// chapter's weighted sum, or by priority.
@@ -21,7 +19,7 @@ use crate::settings::SteeringSettings;
 /// ```
 /// # use bevy_reynolds::prelude::*;
 /// // This agent avoids first, and only then does anything else.
-/// let cautious = SteeringOverride { combine: Some(Combine::priority()), ..Default::default() };
+/// let cautious = SteeringParams { combine: Combine::priority(), ..Default::default() };
 /// ```
 #[derive(Reflect, Debug, Clone, Copy, PartialEq, Default)]
 #[reflect(Debug, Default, PartialEq)]
@@ -59,7 +57,7 @@ impl Combine {
 
     /// The one force `groups` make, not yet capped.
     #[inline]
-    pub fn apply(self, groups: &PriorityGroups) -> Vec2 {
+    pub fn apply(self, groups: &PriorityGroups) -> Vector {
         match self {
             Combine::Weighted => groups.total(),
             Combine::Priority { threshold } => groups.first_above(threshold),
@@ -120,20 +118,29 @@ mod check {
 
 /// Declares every per-agent parameter once: `name: type = default, check,
 /// "what a bad value does"`, with its docs. Out come [`SteeringParams`],
-/// [`SteeringOverride`] and what joins them.
+/// its defaults, its checks and how it follows the global defaults.
 macro_rules! agent_params {
     ($(
         $(#[doc = $doc:literal])+
         $field:ident: $ty:ty = $default:expr, $check:ident, $bad:literal;
     )+) => {
-        /// One agent's parameters. The plugin fills it when the agent is
-        /// added, and again whenever [`SteeringSettings`] or the agent's
-        /// [`SteeringOverride`] changes: the global defaults of
-        /// [`SteeringSettings::agent`], with the agent's overrides applied.
-        /// Every system reads this one component.
+        /// One agent's parameters: every system reads this one component.
         ///
-        /// To give one agent its own value, insert a [`SteeringOverride`]:
-        /// writing here directly lasts only until the defaults change.
+        /// A field left at its default follows the global one in
+        /// [`SteeringSettings::agent`](crate::SteeringSettings::agent): when the agent is added (or this is
+        /// inserted), each field at [`SteeringParams::default`]'s value (the
+        /// chapter's) takes the settings' value, and when the settings
+        /// change, each field still at their old value takes the new one.
+        /// What a game writes here stays.
+        ///
+        /// ```
+        /// # use bevy::prelude::*;
+        /// # use bevy_reynolds::prelude::*;
+        /// # let mut world = World::new();
+        /// // A sluggish heavy agent among quick ones: the rest of its values
+        /// // are the settings'.
+        /// world.spawn((SteeringAgent, SteeringParams { max_force: 120.0, mass: 3.0, ..default() }));
+        /// ```
         ///
         /// Bad values (NaN, negative where they must not be) never panic and
         /// never put a NaN into the world: the model uses a safe value, and a
@@ -151,30 +158,18 @@ macro_rules! agent_params {
             }
         }
 
-        /// One agent's own values: each field that is `Some` replaces the
-        /// global default of [`SteeringSettings::agent`] for this agent, in
-        /// its [`SteeringParams`]; the rest follow the defaults as they
-        /// change.
-        ///
-        /// ```
-        /// # use bevy_reynolds::prelude::*;
-        /// // A sluggish heavy agent among quick ones.
-        /// let heavy = SteeringOverride { max_force: Some(120.0), mass: Some(3.0), ..Default::default() };
-        /// ```
-        #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
-        #[reflect(Component, Debug, Default, PartialEq)]
-        pub struct SteeringOverride {
-            $(
-                #[doc = concat!("Replaces [`SteeringParams::", stringify!($field), "`].")]
-                pub $field: Option<$ty>,
-            )+
-        }
-
         impl SteeringParams {
-            /// These parameters with `overrides` applied.
-            pub fn with_overrides(mut self, overrides: &SteeringOverride) -> Self {
-                $( if let Some(value) = overrides.$field { self.$field = value; } )+
-                self
+            /// Each field that is `was`'s value takes `now`'s: whether any
+            /// did.
+            pub fn follow(&mut self, was: &Self, now: &Self) -> bool {
+                let mut followed = false;
+                $(
+                    if self.$field == was.$field && self.$field != now.$field {
+                        self.$field = now.$field;
+                        followed = true;
+                    }
+                )+
+                followed
             }
 
             /// What is wrong with these values, one line a problem, each
@@ -187,25 +182,6 @@ macro_rules! agent_params {
                         problems.push(format!(
                             "{owner}.{} is {:?}, but must be {must_be}; {}",
                             stringify!($field), self.$field, $bad
-                        ));
-                    }
-                )+
-                problems
-            }
-        }
-
-        impl SteeringOverride {
-            /// What is wrong with the values these overrides set, as
-            /// [`SteeringParams::problems`].
-            pub fn problems(&self) -> Vec<String> {
-                let mut problems = Vec::new();
-                $(
-                    if let Some(value) = &self.$field
-                        && let Some(must_be) = check::$check(value)
-                    {
-                        problems.push(format!(
-                            "SteeringOverride.{} is {:?}, but must be {must_be}; {}",
-                            stringify!($field), value, $bad
                         ));
                     }
                 )+
@@ -310,61 +286,12 @@ impl SteeringParams {
     #[inline]
     pub fn vehicle(&self) -> Vehicle {
         Vehicle {
-            limits: model::Limits {
+            limits: Limits {
                 max_speed: self.max_speed,
                 max_force: self.max_force,
             },
             mass: self.mass,
             max_turn_rate: self.max_turn_rate,
-        }
-    }
-}
-
-/// Fills a new agent's [`SteeringParams`] from the defaults and its
-/// overrides, so they are right before its first step.
-pub(crate) fn fill_params(mut world: DeferredWorld, ctx: HookContext) {
-    let Some(defaults) = world.get_resource::<SteeringSettings>().map(|s| s.agent) else {
-        return;
-    };
-    let params = match world.get::<SteeringOverride>(ctx.entity) {
-        Some(overrides) => defaults.with_overrides(overrides),
-        None => defaults,
-    };
-    if let Some(mut own) = world.get_mut::<SteeringParams>(ctx.entity) {
-        *own = params;
-    }
-}
-
-/// Keeps every agent's [`SteeringParams`] up to date: all of them when the
-/// settings change, else those whose overrides changed or went.
-pub(crate) fn resolve_params(
-    settings: Res<SteeringSettings>,
-    mut removed: RemovedComponents<SteeringOverride>,
-    mut agents: ParamSet<(
-        Query<(&mut SteeringParams, Option<&SteeringOverride>)>,
-        Query<(&mut SteeringParams, &SteeringOverride), Changed<SteeringOverride>>,
-    )>,
-) {
-    let defaults = settings.agent;
-    if settings.is_changed() {
-        removed.clear();
-        crate::passes::for_each(
-            crate::passes::CHEAP,
-            &mut agents.p0(),
-            |(mut params, overrides)| {
-                let resolved = overrides.map_or(defaults, |o| defaults.with_overrides(o));
-                params.set_if_neq(resolved);
-            },
-        );
-        return;
-    }
-    for (mut params, overrides) in &mut agents.p1() {
-        params.set_if_neq(defaults.with_overrides(overrides));
-    }
-    let mut all = agents.p0();
-    for entity in removed.read() {
-        if let Ok((mut params, None)) = all.get_mut(entity) {
-            params.set_if_neq(defaults);
         }
     }
 }

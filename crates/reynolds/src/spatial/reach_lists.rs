@@ -3,10 +3,10 @@
 //! the cell first and four to a cache line, instead of every cell a probe
 //! crosses, a shape once for each cell it is in.
 
-use bevy::prelude::*;
+use glam::{IVec2, Vec2};
 
-use super::index::{LANES, Lanes};
-use crate::neighbors::floor;
+use super::nearby::{LANES, Lanes};
+use super::{Buckets, Cells};
 
 /// For each cell of a grid, every shape whose bounding circle comes within
 /// `reach` of the cell: all that a probe from a point in the cell, as long
@@ -17,12 +17,25 @@ use crate::neighbors::floor;
 pub(super) struct ReachLists {
     /// How far the probes they serve may reach (0: there are none).
     pub(super) reach: f32,
-    cell: f32,
-    origin: IVec2,
-    size: IVec2,
+    /// The grid's cells (counted from the world's origin) and the one in
+    /// its corner.
+    cells: Cells,
+    first: IVec2,
     /// Cell `c`'s list is blocks `starts[c]..starts[c + 1]`.
     starts: Vec<u32>,
     blocks: Vec<Block>,
+    /// Each cell's shapes, with how far each is from it, while building.
+    entries: Buckets<Entry>,
+}
+
+/// A shape of a cell's list, while the lists are built: how far it is from
+/// the cell, its number and its bounding circle.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    gap: f32,
+    shape: u32,
+    center: Vec2,
+    radius: f32,
 }
 
 /// Four shapes of a list, as a probe tests them at once: their bounding
@@ -65,11 +78,11 @@ impl ReachLists {
     pub(super) fn build(
         &mut self,
         reach: f32,
-        (cell, origin, size): (f32, IVec2, IVec2),
+        (cells, first): (Cells, IVec2),
         shapes: impl Iterator<Item = (u32, (Vec2, Vec2), (Vec2, f32))> + Clone,
     ) {
-        (self.cell, self.origin, self.size) = (cell, origin, size);
-        self.reach = if reach.is_finite() && size.x > 0 {
+        (self.cells, self.first) = (cells, first);
+        self.reach = if reach.is_finite() && !cells.is_empty() {
             reach.max(0.0)
         } else {
             0.0
@@ -79,62 +92,53 @@ impl ReachLists {
         if self.reach == 0.0 {
             return;
         }
-        let cells = (size.x * size.y) as usize;
+        let size = IVec2::new(cells.cols as i32, cells.rows as i32);
         // The cells a shape is listed in: its bounds, padded by the reach
         // and what rounding could add, on the grid.
         let listed_in = |(min, max): (Vec2, Vec2)| {
             let pad =
                 self.reach * (1.0 + 1e-3) + 1e-4 * min.abs().max(max.abs()).max_element() + 1e-2;
-            let (lo, hi) = ((min - pad) / cell, (max + pad) / cell);
-            if !(lo.is_finite() && hi.is_finite()) {
+            let (lo, hi) = (min - pad, max + pad);
+            if !((lo / cells.size).is_finite() && (hi / cells.size).is_finite()) {
                 return None;
             }
-            let lo = IVec2::new(floor(lo.x) as i32, floor(lo.y) as i32) - origin;
-            let hi = IVec2::new(floor(hi.x) as i32, floor(hi.y) as i32) - origin;
-            let (lo, hi) = (lo.max(IVec2::ZERO), hi.min(size - 1));
+            let cell = |p: Vec2| {
+                let (x, y) = cells.coords(p);
+                IVec2::new(x as i32, y as i32) - first
+            };
+            let (lo, hi) = (cell(lo).max(IVec2::ZERO), cell(hi).min(size - 1));
             (lo.x <= hi.x && lo.y <= hi.y).then_some((lo, hi))
         };
-        let corner = |c: IVec2| (origin + c).as_vec2() * cell;
-        // Count each cell's shapes, lay the counts end to end, put each
-        // shape (with how far it is from the cell) in its cells' places.
-        let mut first = vec![0usize; cells + 1];
-        for (_, bounds, _) in shapes.clone() {
-            if let Some((lo, hi)) = listed_in(bounds) {
-                for y in lo.y..=hi.y {
-                    for x in lo.x..=hi.x {
-                        first[(y * size.x + x) as usize + 1] += 1;
-                    }
-                }
-            }
-        }
-        for c in 0..cells {
-            first[c + 1] += first[c];
-        }
-        let mut next = first[..cells].to_vec();
-        let mut entries = vec![(0.0, 0, Vec2::ZERO, 0.0); first[cells]];
-        for (i, bounds, (center, radius)) in shapes {
-            if let Some((lo, hi)) = listed_in(bounds) {
-                for y in lo.y..=hi.y {
-                    for x in lo.x..=hi.x {
-                        let c = (y * size.x + x) as usize;
-                        let far = gap(corner(IVec2::new(x, y)), cell, center, radius);
-                        entries[next[c]] = (far, i, center, radius);
-                        next[c] += 1;
-                    }
-                }
-            }
-        }
+        // Each shape, with how far it is from the cell, in every cell it is
+        // listed in.
+        let entries = shapes.flat_map(|(shape, bounds, (center, radius))| {
+            listed_in(bounds).into_iter().flat_map(move |(lo, hi)| {
+                (lo.y..=hi.y).flat_map(move |y| {
+                    (lo.x..=hi.x).map(move |x| {
+                        let corner = cells.corner((first.x + x) as i64, (first.y + y) as i64);
+                        let entry = Entry {
+                            gap: gap(corner, cells.size.x, center, radius),
+                            shape,
+                            center,
+                            radius,
+                        };
+                        (cells.index(x as usize, y as usize), entry)
+                    })
+                })
+            })
+        });
+        self.entries.sort(cells.len(), entries);
         // Each cell's list, nearest first, four to a block.
-        self.starts.reserve(cells + 1);
+        self.starts.reserve(cells.len() + 1);
         self.starts.push(0);
-        for c in 0..cells {
-            let list = &mut entries[first[c]..first[c + 1]];
-            list.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for c in 0..cells.len() {
+            let list = self.entries.of_mut(c);
+            list.sort_by(|a, b| a.gap.total_cmp(&b.gap));
             for four in list.chunks(LANES) {
                 let mut block = Block::EMPTY;
-                for (lane, &(_, i, center, radius)) in four.iter().enumerate() {
-                    (block.x[lane], block.y[lane]) = (center.x, center.y);
-                    (block.radius[lane], block.shape[lane]) = (radius, i);
+                for (lane, entry) in four.iter().enumerate() {
+                    (block.x[lane], block.y[lane]) = (entry.center.x, entry.center.y);
+                    (block.radius[lane], block.shape[lane]) = (entry.radius, entry.shape);
                 }
                 self.blocks.push(block);
             }
@@ -149,15 +153,16 @@ impl ReachLists {
         // Its place in the grid, in cells. (Rounded to the cell beside at a
         // cell's edge, it is still within reach of that cell's list: the
         // lists are padded.)
-        let at = from / self.cell - self.origin.as_vec2();
-        let inside = at.cmpge(Vec2::ZERO).all() && at.cmplt(self.size.as_vec2()).all();
+        let size = IVec2::new(self.cells.cols as i32, self.cells.rows as i32);
+        let at = from / self.cells.size - self.first.as_vec2();
+        let inside = at.cmpge(Vec2::ZERO).all() && at.cmplt(size.as_vec2()).all();
         // (False for a NaN.)
         if !(inside && reach <= self.reach) {
             return None;
         }
         let c = at.as_uvec2();
-        let corner = (self.origin + c.as_ivec2()).as_vec2() * self.cell;
-        let c = (c.y * self.size.x as u32 + c.x) as usize;
+        let corner = (self.first + c.as_ivec2()).as_vec2() * self.cells.size;
+        let c = self.cells.index(c.x as usize, c.y as usize);
         let blocks = &self.blocks[self.starts[c] as usize..self.starts[c + 1] as usize];
         Some((blocks, corner))
     }
@@ -192,7 +197,7 @@ impl ReachLists {
             // The block's first shape is its nearest, and the next
             // blocks' are no nearer.
             let first = Vec2::new(block.x[0], block.y[0]);
-            if gap(corner, self.cell, first, block.radius[0]) > farthest {
+            if gap(corner, self.cells.size.x, first, block.radius[0]) > farthest {
                 break;
             }
             let to_x = Lanes::new(block.x) - from_x;

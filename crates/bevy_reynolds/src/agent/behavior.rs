@@ -1,0 +1,202 @@
+//! What an agent does: a [`Behavior`], the chapter's behaviors and their
+//! weighted blends, each toward or away from a [`Target`].
+
+use bevy::prelude::*;
+use reynolds::math::sanitize_weight;
+
+use super::params::Priority;
+use crate::math::Vector;
+
+/// What a behavior steers toward or away from.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Debug, PartialEq)]
+pub enum Target {
+    /// A fixed point in the world, which never moves.
+    Point(Vector),
+    /// Another entity: its [`Position`](crate::Position) if it has one, else
+    /// its [`GlobalTransform`]'s translation; its
+    /// [`Velocity`](crate::Velocity) if it has one, else its
+    /// [`MeasuredVelocity`](crate::MeasuredVelocity), else zero. If the
+    /// entity is gone, the behavior asks for no steering, and a warning is
+    /// logged once.
+    Entity(Entity),
+}
+
+impl From<Vector> for Target {
+    fn from(point: Vector) -> Self {
+        Target::Point(point)
+    }
+}
+
+impl From<Entity> for Target {
+    fn from(entity: Entity) -> Self {
+        Target::Entity(entity)
+    }
+}
+
+/// What an agent does: the velocity it wants each step.
+///
+/// Behaviors combine by adding their weighted steering and capping the sum
+/// once, so the weights decide each one's share.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_reynolds::prelude::*;
+/// let mouse = Vec2::new(500.0, 350.0);
+/// let grazer = Behavior::Graze(Target::Point(mouse));
+/// // The same, spelled out, with a weight of its own:
+/// let jumpy = Behavior::Blend(vec![
+///     Weighted::new(1.0, Behavior::Wander),
+///     Weighted::new(5.0, Behavior::Flee(Target::Point(mouse))),
+/// ]);
+/// ```
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub enum Behavior {
+    /// No steering: the agent keeps the velocity it has.
+    #[default]
+    Idle,
+    /// Full speed, straight at the target
+    /// ([`seek`](reynolds::behaviors::seek)).
+    Seek(Target),
+    /// Seek, slowing down inside the slowing radius
+    /// ([`arrive`](reynolds::behaviors::arrive)).
+    Arrive(Target),
+    /// Full speed away from the threat inside the panic radius
+    /// ([`flee`](reynolds::behaviors::flee)).
+    Flee(Target),
+    /// Seek where the target will be
+    /// ([`pursue`](reynolds::behaviors::pursue)).
+    Pursue(Target),
+    /// Flee from where the threat will be
+    /// ([`evade`](reynolds::behaviors::evade)).
+    Evade(Target),
+    /// Head along a drifting angle ([`wander`](reynolds::wander::wander)).
+    Wander,
+    /// The chapter's grazer: wander, plus flee from the threat weighted by
+    /// [`SteeringParams::graze_flee_weight`](crate::SteeringParams::graze_flee_weight)
+    /// (3). Far from the threat flee asks for nothing, so it wanders; inside
+    /// the panic radius flee swamps wander, and it bolts.
+    Graze(Target),
+    /// Any weighted sum of behaviors (blends and grazers among them).
+    Blend(Vec<Weighted>),
+}
+
+/// A [`Behavior`] with a weight and a [`Priority`]: a part of a
+/// [`Behavior::Blend`].
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_reynolds::prelude::*;
+/// let threat = Target::Point(Vec2::new(500.0, 350.0));
+/// let flee_first = Weighted::new(3.0, Behavior::Flee(threat)).with_priority(Priority::High);
+/// ```
+#[derive(Reflect, Debug, Clone, PartialEq)]
+#[reflect(Debug, PartialEq)]
+pub struct Weighted {
+    /// How much this part's steering counts. Negative and non-finite
+    /// weights count as 0.
+    pub weight: f32,
+    /// The part.
+    pub behavior: Behavior,
+    /// The part's group when the agent combines by priority (the group of
+    /// every behavior inside it, for a blend).
+    pub priority: Priority,
+}
+
+impl Weighted {
+    /// `behavior`, weighted `weight`, at the normal priority.
+    pub const fn new(weight: f32, behavior: Behavior) -> Self {
+        Self {
+            weight,
+            behavior,
+            priority: Priority::Normal,
+        }
+    }
+
+    /// The same part at `priority`.
+    pub fn with_priority(mut self, priority: Priority) -> Self {
+        self.priority = priority;
+        self
+    }
+}
+
+/// One of the chapter's behaviors inside a [`Behavior`], as
+/// [`Behavior::for_each_part`] hands it out: a behavior that is not a
+/// blend nor a grazer, its weight (sane, and multiplied through the blends
+/// round it) and its group.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Part<'a> {
+    /// The weight: finite and not negative.
+    pub weight: f32,
+    /// The behavior: [`Seek`](Behavior::Seek), [`Arrive`](Behavior::Arrive),
+    /// [`Flee`](Behavior::Flee), [`Pursue`](Behavior::Pursue),
+    /// [`Evade`](Behavior::Evade) or [`Wander`](Behavior::Wander).
+    pub behavior: &'a Behavior,
+    /// Its group.
+    pub priority: Priority,
+}
+
+impl Behavior {
+    /// Calls `f` with each of the chapter's behaviors it is made of. A
+    /// behavior that is neither a blend nor a grazer is one part of weight
+    /// 1 at the normal priority; [`Behavior::Idle`] has none; a grazer is
+    /// wander and flee, weighted 1 and `graze_flee_weight`.
+    #[inline]
+    pub fn for_each_part(&self, graze_flee_weight: f32, mut f: impl FnMut(Part)) {
+        self.parts(1.0, Priority::Normal, graze_flee_weight, &mut f);
+    }
+
+    /// [`for_each_part`](Self::for_each_part), inside a blend of `weight`
+    /// and `priority`.
+    #[inline]
+    fn parts(
+        &self,
+        weight: f32,
+        priority: Priority,
+        graze_flee_weight: f32,
+        f: &mut impl FnMut(Part),
+    ) {
+        match self {
+            Behavior::Idle => {}
+            Behavior::Graze(threat) => {
+                f(Part {
+                    weight,
+                    behavior: &Behavior::Wander,
+                    priority,
+                });
+                // The flee part's own behavior, lent for the call.
+                let flee = Behavior::Flee(*threat);
+                f(Part {
+                    weight: weight * sanitize_weight(graze_flee_weight),
+                    behavior: &flee,
+                    priority,
+                });
+            }
+            Behavior::Blend(parts) => {
+                for part in parts {
+                    let weight = weight * sanitize_weight(part.weight);
+                    part.behavior
+                        .blended(weight, part.priority, graze_flee_weight, f);
+                }
+            }
+            one => f(Part {
+                weight,
+                behavior: one,
+                priority,
+            }),
+        }
+    }
+
+    /// [`parts`](Self::parts), out of line: a blend inside a blend.
+    #[inline(never)]
+    fn blended(
+        &self,
+        weight: f32,
+        priority: Priority,
+        graze_flee_weight: f32,
+        f: &mut impl FnMut(Part),
+    ) {
+        self.parts(weight, priority, graze_flee_weight, f);
+    }
+}

@@ -1,0 +1,248 @@
+//! The components an agent is made of: where it is, how it moves, the
+//! way it faces, and the steering asked of it this step.
+
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
+use bevy::prelude::*;
+use reynolds::combine::PriorityGroups;
+use reynolds::math::sanitize_weight;
+use reynolds::model::steering;
+
+use super::behavior::Behavior;
+use super::ground::GroundPlane;
+use super::params::{Priority, SteeringParams};
+use super::wander::{WanderAngle, WanderRng};
+use crate::math::{Dir, Vector};
+
+/// Makes an entity a steering agent: add it, with a [`Behavior`] and a
+/// [`Position`], and everything else the model needs is added with defaults.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_reynolds::prelude::*;
+/// # use bevy_reynolds::Position;
+/// # let mut world = World::new();
+/// world.spawn((
+///     SteeringAgent,
+///     Behavior::Arrive(Target::Point(Vec2::new(500.0, 350.0))),
+///     Position(Vec2::new(100.0, 100.0)),
+/// ));
+/// ```
+///
+/// The simulated [`Position`] is the truth; the [`Transform`] is written from
+/// it for drawing, interpolated between fixed steps. An agent spawned with a
+/// [`Transform`] and no [`Position`] starts where the transform puts it, on
+/// the [`GroundPlane`]. Add a [`Trail`](crate::Trail) to record the agent's
+/// recent path, and its own [`SteeringParams`] to give it its own limits.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+#[require(
+    Position,
+    PreviousPosition,
+    Velocity,
+    Heading,
+    Behavior,
+    WanderAngle,
+    WanderRng,
+    SteeringParams,
+    SteeringAccumulator,
+    Transform
+)]
+#[component(on_add = on_add_agent)]
+pub struct SteeringAgent;
+
+/// A new agent starts where its [`Transform`] puts it if it was given no
+/// [`Position`], and starts drawn where it is, even when its [`Position`]
+/// was there before it became an agent.
+fn on_add_agent(mut world: DeferredWorld, ctx: HookContext) {
+    let ground = world
+        .get_resource::<GroundPlane>()
+        .copied()
+        .unwrap_or_default();
+    let placed = world
+        .get::<Transform>(ctx.entity)
+        .map(|t| ground.to_ground(t.translation));
+    if let Some(placed) = placed.filter(|p| *p != Vector::ZERO && p.is_finite())
+        && let Some(mut pos) = world.get_mut::<Position>(ctx.entity)
+        && pos.0 == Vector::ZERO
+    {
+        pos.0 = placed;
+    }
+    reset_previous_position(world, ctx);
+}
+
+/// Where an agent is, in pixels (world units), as the simulation sees it.
+///
+/// Inserting a `Position` also resets [`PreviousPosition`], so a teleport
+/// is not drawn as a sweep across the screen.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+#[component(on_insert = reset_previous_position)]
+pub struct Position(pub Vector);
+
+impl Position {
+    /// A position at `(x, y)`.
+    pub const fn new(x: f32, y: f32) -> Self {
+        Self(Vector::new(x, y))
+    }
+}
+
+fn reset_previous_position(mut world: DeferredWorld, ctx: HookContext) {
+    let Some(pos) = world.get::<Position>(ctx.entity).copied() else {
+        return;
+    };
+    if let Some(mut previous) = world.get_mut::<PreviousPosition>(ctx.entity) {
+        previous.0 = pos.0;
+    }
+}
+
+/// The [`Position`] before the last fixed step, kept to interpolate the
+/// drawn position between steps.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct PreviousPosition(pub Vector);
+
+/// An agent's velocity, in pixels a second. Pursuers and evaders read it
+/// from their target, if the target has one.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct Velocity(pub Vector);
+
+/// The way an agent faces: along its velocity, kept while it is slower than
+/// 1 px/s. A direction, not an angle, so that neither the step nor the
+/// drawing needs trigonometry; [`Heading::from_angle`] and
+/// [`Heading::angle`] convert.
+///
+/// ```
+/// # use bevy_reynolds::prelude::*;
+/// let up = Heading::from_angle(std::f32::consts::FRAC_PI_2);
+/// assert!((up.angle() - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+/// ```
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct Heading(pub Dir);
+
+impl Default for Heading {
+    /// Facing +x, the way the chapter's triangle points.
+    fn default() -> Self {
+        Self(Dir::X)
+    }
+}
+
+impl Heading {
+    /// Facing `radians` counterclockwise from +x (+x if not finite).
+    pub fn from_angle(radians: f32) -> Self {
+        if radians.is_finite() {
+            Self(Dir::new_unchecked(Vec2::from_angle(radians)))
+        } else {
+            Self::default()
+        }
+    }
+
+    /// The angle counterclockwise from +x, in radians, in `-π..=π`.
+    pub fn angle(&self) -> f32 {
+        self.0.to_angle()
+    }
+
+    /// The rotation about z that turns +x to this heading, without
+    /// trigonometry: what an agent's [`Transform`] is drawn with on
+    /// [`GroundPlane::Xy`](crate::GroundPlane::Xy)
+    /// ([`GroundPlane::rotation`](crate::GroundPlane::rotation) for either
+    /// plane).
+    pub fn rotation(&self) -> Quat {
+        Quat::from_rotation_arc_2d(Vec2::X, self.0.as_vec2())
+    }
+}
+
+/// The velocity an agent's steering asked for in its last step, in pixels a
+/// second: `vel + force * response_time`, the velocity the combined
+/// [`SteeringForce`] would reach in one response time. With one behavior it
+/// is that behavior's desired velocity.
+///
+/// For drawing and debugging, so an agent has it only if you add it (the
+/// debug view adds it while it draws desired velocities): written in
+/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate), and
+/// writing it changes nothing. To steer, add to the [`SteeringAccumulator`].
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct DesiredVelocity(pub Vector);
+
+/// The force an agent's steering combined into in its last step, in pixels
+/// a second per second, before the cap at the max force (and the mass).
+///
+/// For debugging and tests, so an agent has it only if you add it: written
+/// in [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate) from
+/// the [`SteeringAccumulator`]; writing it changes nothing.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct SteeringForce(pub Vector);
+
+/// Every steering force asked of an agent this step, summed by
+/// [`Priority`] group: each behavior adds to it, and
+/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate) makes
+/// one force of it (by the agent's [`Combine`](crate::Combine)), caps that
+/// once at the max force and moves the agent. It starts each step empty.
+///
+/// The chapter's behaviors and flocking add to it in
+/// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors); add
+/// yours in [`SteeringSystems::Forces`](crate::SteeringSystems::Forces):
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_reynolds::prelude::*;
+/// # use bevy_reynolds::{Position, Velocity};
+/// /// A behavior of your own: keep out of the half-plane y < 0.
+/// #[derive(Component)]
+/// struct KeepOutBelowZero;
+///
+/// fn keep_out(
+///     mut agents: Query<
+///         (&Position, &Velocity, &SteeringParams, &mut SteeringAccumulator),
+///         With<KeepOutBelowZero>,
+///     >,
+/// ) {
+///     for (pos, vel, params, mut steering) in &mut agents {
+///         if pos.y < 100.0 {
+///             // Straight up, at full speed: the chapter's
+///             // (desired - vel) / response_time, at the top priority.
+///             let desired = Vec2::new(vel.x, params.max_speed);
+///             steering.add_desired(Priority::Critical, 1.0, desired, vel.0, params.response_time);
+///         }
+///     }
+/// }
+///
+/// App::new()
+///     .add_plugins((MinimalPlugins, SteeringPlugins::default()))
+///     .add_systems(FixedUpdate, keep_out.in_set(SteeringSystems::Forces));
+/// ```
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct SteeringAccumulator(#[reflect(ignore)] pub PriorityGroups);
+
+impl SteeringAccumulator {
+    /// Adds a steering force, in pixels a second per second, to the
+    /// `priority` group. A non-finite force adds nothing.
+    #[inline]
+    pub fn add_force(&mut self, priority: Priority, force: Vector) {
+        self.0.add(priority.group(), force);
+    }
+
+    /// Adds the steering toward `desired` (in pixels a second) of an agent
+    /// going `vel`: `weight * (desired - vel) / response_time`, the chapter's
+    /// formula, to the `priority` group. Weights that are negative or not
+    /// finite count as 0.
+    #[inline]
+    pub fn add_desired(
+        &mut self,
+        priority: Priority,
+        weight: f32,
+        desired: Vector,
+        vel: Vector,
+        response_time: f32,
+    ) {
+        let weight = sanitize_weight(weight);
+        if weight > 0.0 {
+            self.add_force(priority, steering(desired, vel, response_time) * weight);
+        }
+    }
+}

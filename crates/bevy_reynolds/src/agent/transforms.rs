@@ -1,0 +1,52 @@
+//! Each agent's [`Transform`] written from its simulated state, on the
+//! [`GroundPlane`], interpolated between fixed steps.
+
+use bevy::prelude::*;
+
+use super::components::{Heading, Position, PreviousPosition, SteeringAgent};
+use super::ground::{GroundPlane, InterpolateTransforms, Writeback};
+use crate::passes::{CHEAP, for_each};
+
+/// Writes each agent's [`Transform`] from its simulated state, once a frame
+/// after the fixed steps: the position interpolated between the last two
+/// steps by how far the frame is into the next one, and the rotation from
+/// its heading.
+pub(crate) fn sync_transforms(
+    interpolate: Res<InterpolateTransforms>,
+    ground: Res<GroundPlane>,
+    writeback: Res<Writeback>,
+    fixed: Res<Time<Fixed>>,
+    mut agents: Query<
+        (&Position, &PreviousPosition, &Heading, &mut Transform),
+        With<SteeringAgent>,
+    >,
+) {
+    if *writeback != Writeback::Transform {
+        return;
+    }
+    let ground = *ground;
+    let alpha = if interpolate.0 {
+        fixed.overstep_fraction().clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    for_each(
+        CHEAP,
+        &mut agents,
+        |(pos, previous, heading, mut transform)| {
+            // Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent
+            // a rounding error off where it is, a different one each frame.
+            let drawn = if alpha >= 1.0 {
+                pos.0
+            } else {
+                previous.0 + (pos.0 - previous.0) * alpha
+            };
+            // A position set to NaN by other code is not drawn until a step
+            // has made it finite again.
+            if drawn.is_finite() {
+                transform.translation = ground.place(drawn, transform.translation);
+            }
+            transform.rotation = ground.rotation(heading.0);
+        },
+    );
+}
