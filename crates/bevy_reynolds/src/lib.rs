@@ -17,7 +17,7 @@ use bevy::app::{PluginGroup, PluginGroupBuilder};
 use bevy::ecs::schedule::ScheduleLabel;
 
 /// The engine-free model the plugins run: pure functions on
-/// [`Vector`](math::Vector)s, in modules named for what they hold
+/// [`Vector`]s, in modules named for what they hold
 /// (`reynolds::model`, `::behaviors`, `::flock`, `::level`, `::spatial`).
 pub use reynolds;
 

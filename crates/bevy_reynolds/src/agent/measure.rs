@@ -11,7 +11,7 @@ use crate::math::Vector;
 
 /// A velocity measured from how an entity's position changes each step,
 /// for targets moved by other code (the mouse, a player). Pursuers and
-/// evaders use it when the target has no [`Velocity`].
+/// evaders use it when the target has no [`Velocity`](super::components::Velocity).
 ///
 /// The measurement is smoothed with a half-life (the chapter's 0.1 s), so
 /// one jerky frame does not throw pursuers off.

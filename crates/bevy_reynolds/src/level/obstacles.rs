@@ -114,7 +114,7 @@ impl Obstacle {
 }
 
 /// An agent with this does not avoid [`Obstacle`]s (it still keeps to its
-/// [`Containment`]).
+/// [`Containment`](super::containment::Containment)).
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Component, Debug, Default, PartialEq)]
 pub struct IgnoreObstacles;
