@@ -160,6 +160,19 @@ fn flocking() -> impl Strategy<Value = Flocking> {
         )
 }
 
+fn avoid_agents() -> impl Strategy<Value = AvoidAgents> {
+    ((hostile(), hostile(), hostile()), priority()).prop_map(
+        |((horizon, strength, keep_right), priority)| AvoidAgents {
+            rules: AvoidParams {
+                horizon,
+                strength,
+                keep_right,
+            },
+            priority,
+        },
+    )
+}
+
 /// A target: a point anywhere, or one of the agents (by index, which may be
 /// despawned later, or never have existed).
 #[derive(Debug, Clone, Copy)]
@@ -219,6 +232,7 @@ struct AgentSpec {
     behavior: BehaviorSpec,
     overrides: Option<SteeringParams>,
     flocking: Option<Flocking>,
+    avoid: Option<AvoidAgents>,
     contain: Option<Vec<Vec2>>,
     path: Option<(Vec<Vec2>, bool, f32)>,
     ignore_obstacles: bool,
@@ -230,19 +244,32 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
         vec2(),
         behavior(),
         proptest::option::weighted(0.4, overrides()),
-        proptest::option::weighted(0.6, flocking()),
+        (
+            proptest::option::weighted(0.6, flocking()),
+            proptest::option::weighted(0.5, avoid_agents()),
+        ),
         proptest::option::weighted(0.3, points()),
         proptest::option::weighted(0.3, (points(), any::<bool>(), hostile())),
         proptest::bool::weighted(0.1),
     )
         .prop_map(
-            |(pos, vel, behavior, overrides, flocking, contain, path, ignore_obstacles)| {
+            |(
+                pos,
+                vel,
+                behavior,
+                overrides,
+                (flocking, avoid),
+                contain,
+                path,
+                ignore_obstacles,
+            )| {
                 AgentSpec {
                     pos,
                     vel,
                     behavior,
                     overrides,
                     flocking,
+                    avoid,
                     contain,
                     path,
                     ignore_obstacles,
@@ -365,6 +392,9 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
     }
     if let Some(flocking) = spec.flocking {
         agent.insert(flocking);
+    }
+    if let Some(avoid) = spec.avoid {
+        agent.insert(avoid);
     }
     if let Some(points) = &spec.contain {
         agent.insert(Containment::polygon(points.iter().copied()));

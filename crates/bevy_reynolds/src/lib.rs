@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 mod agent;
+mod crowd;
 mod flocking;
 mod level;
 mod math;
@@ -28,19 +29,22 @@ pub use agent::{
     SteeringSeed, SteeringSettings, Target, Trail, TrailClock, Velocity, WanderAngle, WanderRng,
     Weighted, Writeback,
 };
+pub use crowd::{AvoidAgents, SteeringCrowdPlugin};
 pub use flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
 pub use level::{
     AvoidanceMemory, Containment, FollowPath, IgnoreObstacles, Obstacle, ObstacleIndex,
     SteeringLevelPlugin, SteeringPath,
 };
 pub use math::{Dir, Vector};
+pub use reynolds::crowd::AvoidParams;
 pub use reynolds::flock::FlockParams;
 pub use reynolds::spatial::GridAgent;
 pub use schedule::{SteeringSchedule, SteeringSystems, run_one_fixed_step};
 
 /// Every steering capability, one plugin each, as avian's `PhysicsPlugins`:
 /// [`SteeringAgentPlugin`] (the agent and its step, which the others need),
-/// [`SteeringFlockingPlugin`] and [`SteeringLevelPlugin`]. One line adds
+/// [`SteeringFlockingPlugin`], [`SteeringCrowdPlugin`] and
+/// [`SteeringLevelPlugin`]. One line adds
 /// them all with the chapter's defaults; a game leaves a capability out
 /// with `.build().disable::<…>()`.
 ///
@@ -135,6 +139,7 @@ impl PluginGroup for SteeringPlugins {
         PluginGroupBuilder::start::<Self>()
             .add(self.agent)
             .add(SteeringFlockingPlugin)
+            .add(SteeringCrowdPlugin)
             .add(SteeringLevelPlugin)
     }
 }
@@ -173,11 +178,13 @@ pub mod prelude {
         SteeringForce, SteeringLengthUnit, SteeringParams, SteeringSettings, Target, Trail,
         WanderAngle, WanderRng, Weighted, Writeback,
     };
+    pub use crate::crowd::{AvoidAgents, SteeringCrowdPlugin};
     pub use crate::flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
     pub use crate::level::{
         Containment, FollowPath, IgnoreObstacles, Obstacle, ObstacleIndex, SteeringLevelPlugin,
         SteeringPath,
     };
     pub use crate::schedule::SteeringSystems;
+    pub use reynolds::crowd::AvoidParams;
     pub use reynolds::flock::FlockParams;
 }

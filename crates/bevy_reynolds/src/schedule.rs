@@ -40,7 +40,8 @@ pub enum SteeringSystems {
     /// [`SteeringAccumulator`](crate::SteeringAccumulator), in this order:
     /// the chapter's (each [`Behavior`](crate::Behavior), which starts the
     /// accumulator afresh), flocking ([`Flocking`](crate::Flocking)), path
-    /// following ([`FollowPath`](crate::FollowPath)), and last obstacle
+    /// following ([`FollowPath`](crate::FollowPath)), avoiding other agents
+    /// ([`AvoidAgents`](crate::AvoidAgents)), and last obstacle
     /// avoidance and containment ([`Obstacle`](crate::Obstacle),
     /// [`Containment`](crate::Containment)), which look where the rest take
     /// the agent.
@@ -81,6 +82,9 @@ pub(crate) enum StepSystems {
     Flock,
     /// Path following's added.
     FollowPaths,
+    /// Avoiding other agents: after the behaviors that choose where to go,
+    /// before obstacles.
+    AvoidAgents,
     /// Obstacle avoidance and containment, last: they look where the rest
     /// take the agent.
     AvoidObstacles,
@@ -107,6 +111,7 @@ impl StepSystems {
                 Self::Behave,
                 Self::Flock,
                 Self::FollowPaths,
+                Self::AvoidAgents,
                 Self::AvoidObstacles,
             ],
         ),

@@ -3,6 +3,7 @@
 
 pub mod behaviors;
 pub mod combine;
+pub mod crowd;
 pub mod defaults;
 pub mod flock;
 pub mod level;

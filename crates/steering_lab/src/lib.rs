@@ -20,6 +20,7 @@
 
 pub mod bench;
 mod checks;
+pub mod crowd;
 mod experiments;
 pub mod figures;
 mod scenario;

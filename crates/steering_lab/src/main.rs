@@ -88,6 +88,27 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Run crowd scenes (people 1 m across at 1.3 m/s, in metres) through
+    /// the plugin's `AvoidAgents`, separation alone, or ORCA (`dodgy_2d`),
+    /// and print one JSON line a run: who arrived, overlaps, time and path
+    /// against the straight line, ms a step.
+    Crowd {
+        /// The scenes, by name, or `all`.
+        #[arg(long, value_delimiter = ',', default_value = "all")]
+        scene: Vec<String>,
+        /// The methods: avoid, separation, orca.
+        #[arg(long, value_delimiter = ',', default_value = "avoid,orca")]
+        method: Vec<String>,
+        /// Steps a second.
+        #[arg(long, value_delimiter = ',', default_value = "60")]
+        hz: Vec<f64>,
+        /// Threads in Bevy's compute pool (one a core if not given).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The seed of the random scenes.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Draw the chapter's figures as PNG files into a folder.
     Figures {
         /// The folder to write into (made if missing).
@@ -504,6 +525,54 @@ fn main() -> ExitCode {
             } else {
                 ExitCode::FAILURE
             }
+        }
+        Command::Crowd {
+            scene,
+            method,
+            hz,
+            threads,
+            seed,
+        } => {
+            use steering_lab::crowd;
+            let names: Vec<&str> = if scene.iter().any(|s| s == "all") {
+                crowd::NAMES.to_vec()
+            } else {
+                scene.iter().map(String::as_str).collect()
+            };
+            let mut scenes = Vec::new();
+            for name in names {
+                match crowd::scene(name, seed) {
+                    Some(scene) => scenes.push(scene),
+                    None => {
+                        return fail(format!(
+                            "no crowd scene '{name}'; there are: {}",
+                            crowd::NAMES.join(", ")
+                        ));
+                    }
+                }
+            }
+            let mut methods = Vec::new();
+            for name in &method {
+                match crowd::Method::from_name(name) {
+                    Some(m) => methods.push(m),
+                    None => {
+                        return fail(format!(
+                            "no method '{name}'; there are: avoid, separation, orca"
+                        ));
+                    }
+                }
+            }
+            if let Some(bad) = hz.iter().find(|h| !(h.is_finite() && **h > 0.0)) {
+                return fail(format!("--hz must be positive, not {bad}"));
+            }
+            for scene in &scenes {
+                for &hz in &hz {
+                    for &m in &methods {
+                        println!("{}", crowd::run(scene, m, hz, threads).to_json());
+                    }
+                }
+            }
+            ExitCode::SUCCESS
         }
         Command::Figures { out } => match steering_lab::figures::draw_all(&out) {
             Ok(paths) => {

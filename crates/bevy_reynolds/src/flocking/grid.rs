@@ -46,6 +46,10 @@ pub struct NeighborGrid {
     /// each one's force goes into.
     pub(super) flockers: Vec<Flocker>,
     pub(super) priorities: Vec<Priority>,
+    /// The longest reach another capability (crowds) reads the grid to,
+    /// asked for each step before it is rebuilt: the grid is kept while it
+    /// is above 0, its cells at least this large.
+    pub(crate) asked_reach: f32,
 }
 
 impl NeighborGrid {
@@ -105,6 +109,15 @@ impl NeighborGrid {
         self.grid.slot_of(AgentKey(entity))
     }
 
+    /// The position, velocity and body radius of the agent at `slot`.
+    pub(crate) fn agent(&self, slot: usize) -> (Vector, Vector, f32) {
+        (
+            self.grid.position(slot),
+            self.grid.velocity(slot),
+            self.grid.radius(slot),
+        )
+    }
+
     /// The body radius of the agent at `slot`.
     pub fn radius(&self, slot: usize) -> f32 {
         self.grid.radius(slot)
@@ -146,7 +159,10 @@ pub(super) fn grid_wanted(
     grid: Res<NeighborGrid>,
     flockers: Query<(), With<Flocking>>,
 ) -> bool {
-    !flockers.is_empty() || settings.neighbor_grid.is_some() || !grid.is_empty()
+    !flockers.is_empty()
+        || settings.neighbor_grid.is_some()
+        || grid.asked_reach > 0.0
+        || !grid.is_empty()
 }
 
 /// How many columns of cells the grid has in the width of one reach (its
@@ -217,7 +233,7 @@ pub(super) fn rebuild_grid(
         .flockers
         .iter()
         .map(Flocker::reach)
-        .fold(kept.max(0.0), f32::max);
+        .fold(kept.max(grid.asked_reach).max(0.0), f32::max);
     let wrap = settings.wrap.map(|r| (r.min, r.max));
     let tasks = ComputePool::for_agents(agents.count());
     if reach > 0.0 {

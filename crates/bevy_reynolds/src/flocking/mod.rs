@@ -5,6 +5,7 @@
 mod flock;
 mod grid;
 
+use bevy::ecs::schedule::InternedScheduleLabel;
 use bevy::prelude::*;
 use reynolds::flock::FlockParams;
 
@@ -95,19 +96,28 @@ impl Plugin for SteeringFlockingPlugin {
         let schedule = SteeringSchedule::of(app, "SteeringFlockingPlugin");
         app.register_type::<Flocking>()
             .register_required_components::<Flocking, WorkersStep>()
-            .init_resource::<NeighborGrid>()
-            // Both systems run on the compute pool's workers, and a flocker
-            // keeps the whole step there.
+            // Flocking runs on the compute pool's workers, as the grid's
+            // rebuild does, and a flocker keeps the whole step there.
             .add_systems(
                 schedule,
-                (
-                    grid::rebuild_grid
-                        .run_if(grid::grid_wanted)
-                        .in_set(StepSystems::Index),
-                    flock::flock
-                        .run_if(any_with_component::<Flocking>)
-                        .in_set(StepSystems::Flock),
-                ),
+                flock::flock
+                    .run_if(any_with_component::<Flocking>)
+                    .in_set(StepSystems::Flock),
             );
+        add_neighbor_grid(app, schedule);
     }
+}
+
+/// The [`NeighborGrid`] and its rebuild, for each capability that reads it
+/// (flocking, crowds): added by the first.
+pub(crate) fn add_neighbor_grid(app: &mut App, schedule: InternedScheduleLabel) {
+    if app.world().contains_resource::<NeighborGrid>() {
+        return;
+    }
+    app.init_resource::<NeighborGrid>().add_systems(
+        schedule,
+        grid::rebuild_grid
+            .run_if(grid::grid_wanted)
+            .in_set(StepSystems::Index),
+    );
 }

@@ -1,0 +1,287 @@
+//! The crowd situations, in metres: people 1 m across walking at 1.3 m/s,
+//! each from a start to a goal, among walls. The kinds of the public
+//! SteerSuite benchmark (oncoming, crossing, overtaking, circles, doors,
+//! hallways, bottlenecks), written here from their descriptions.
+
+use bevy::math::Vec2;
+use rand::rngs::Xoshiro128PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+/// A person's body radius, in metres.
+pub const RADIUS: f32 = 0.5;
+/// A person's walking speed, in metres a second.
+pub const SPEED: f32 = 1.3;
+
+/// One person: where they start and where they walk to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Walker {
+    /// Where they start.
+    pub start: Vec2,
+    /// Where they walk to.
+    pub goal: Vec2,
+    /// Their body's radius.
+    pub radius: f32,
+    /// Their walking (and top) speed.
+    pub speed: f32,
+}
+
+impl Walker {
+    /// A person from `start` to `goal` at the usual size and speed.
+    pub fn new(start: Vec2, goal: Vec2) -> Self {
+        Self {
+            start,
+            goal,
+            radius: RADIUS,
+            speed: SPEED,
+        }
+    }
+
+    /// The time the straight line takes, at their speed.
+    pub fn straight_time(&self) -> f32 {
+        self.start.distance(self.goal) / self.speed
+    }
+}
+
+/// A crowd situation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrowdScene {
+    /// Its name on the command line.
+    pub name: &'static str,
+    /// Everyone in it.
+    pub walkers: Vec<Walker>,
+    /// Walls, as their two ends.
+    pub walls: Vec<(Vec2, Vec2)>,
+}
+
+impl CrowdScene {
+    /// How long it runs: four times the longest straight line, and at
+    /// least 30 s.
+    pub fn seconds(&self) -> f32 {
+        let longest = self
+            .walkers
+            .iter()
+            .map(Walker::straight_time)
+            .fold(0.0, f32::max);
+        (4.0 * longest).max(30.0)
+    }
+}
+
+/// The names of every scene, in order.
+pub const NAMES: [&str; 16] = [
+    "oncoming",
+    "crossing",
+    "overtaking",
+    "corner",
+    "circle-24",
+    "circle-100",
+    "circle-250",
+    "doorway",
+    "door-one-way",
+    "door-solo",
+    "hallway",
+    "crossroads",
+    "bottleneck",
+    "random-200",
+    "random-1000",
+    "random-10000",
+];
+
+/// The scene called `name`, if there is one (seeded where it is random).
+pub fn scene(name: &str, seed: u64) -> Option<CrowdScene> {
+    let v = Vec2::new;
+    let (walkers, walls) = match name {
+        "oncoming" => (
+            vec![
+                Walker::new(v(-10.0, 0.0), v(10.0, 0.0)),
+                Walker::new(v(10.0, 0.0), v(-10.0, 0.0)),
+            ],
+            vec![],
+        ),
+        "crossing" => (
+            vec![
+                Walker::new(v(-10.0, 0.0), v(10.0, 0.0)),
+                Walker::new(v(0.0, -10.0), v(0.0, 10.0)),
+            ],
+            vec![],
+        ),
+        "overtaking" => (
+            vec![
+                Walker::new(v(-12.0, 0.0), v(12.0, 0.0)),
+                Walker {
+                    speed: 0.5,
+                    ..Walker::new(v(-6.0, 0.0), v(6.0, 0.0))
+                },
+            ],
+            vec![],
+        ),
+        // Two meet where each comes round a box's corner: one along its top,
+        // one along its right side.
+        "corner" => (
+            vec![
+                Walker::new(v(-10.0, 0.0), v(10.0, 0.0)),
+                Walker::new(v(0.0, -10.0), v(0.0, 10.0)),
+            ],
+            rectangle(v(-8.0, -8.0), v(-0.8, -0.8)),
+        ),
+        "circle-24" => (circle(24, 10.0), vec![]),
+        "circle-100" => (circle(100, 25.0), vec![]),
+        "circle-250" => (circle(250, 60.0), vec![]),
+        "doorway" => doorway(),
+        "door-one-way" => {
+            let (walkers, walls) = doorway();
+            (walkers.into_iter().step_by(2).collect(), walls)
+        }
+        "door-solo" => (
+            vec![Walker::new(Vec2::new(-5.0, 0.5), Vec2::new(5.0, 0.5))],
+            doorway().1,
+        ),
+        "hallway" => hallway(),
+        "crossroads" => (crossroads(), vec![]),
+        "bottleneck" => bottleneck(),
+        "random-200" => (random(200, 40.0, seed), vec![]),
+        "random-1000" => (random(1_000, 90.0, seed), vec![]),
+        "random-10000" => (random(10_000, 280.0, seed), vec![]),
+        _ => return None,
+    };
+    Some(CrowdScene {
+        name: NAMES.into_iter().find(|n| *n == name)?,
+        walkers,
+        walls,
+    })
+}
+
+/// The four sides of the box from `min` to `max`.
+fn rectangle(min: Vec2, max: Vec2) -> Vec<(Vec2, Vec2)> {
+    let corners = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
+    (0..4).map(|i| (corners[i], corners[(i + 1) % 4])).collect()
+}
+
+/// `n` people evenly round a circle of `radius`, each walking to the
+/// point opposite.
+fn circle(n: usize, radius: f32) -> Vec<Walker> {
+    (0..n)
+        .map(|i| {
+            let at = Vec2::from_angle(std::f32::consts::TAU * i as f32 / n as f32) * radius;
+            Walker::new(at, -at)
+        })
+        .collect()
+}
+
+/// A wall across x = 0 with a 2 m door in it; 25 people on each side in
+/// a 5 × 5 block, each walking to the same place mirrored on the far side.
+fn doorway() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
+    let mut walkers = Vec::new();
+    for i in 0..5 {
+        for j in 0..5 {
+            let at = Vec2::new(-4.0 - 1.5 * i as f32, -3.0 + 1.5 * j as f32);
+            walkers.push(Walker::new(at, Vec2::new(-at.x + 4.0, at.y)));
+            let mirrored = Vec2::new(-at.x, at.y + 0.75);
+            walkers.push(Walker::new(
+                mirrored,
+                Vec2::new(-mirrored.x - 4.0, mirrored.y),
+            ));
+        }
+    }
+    let walls = vec![
+        (Vec2::new(0.0, 1.0), Vec2::new(0.0, 20.0)),
+        (Vec2::new(0.0, -1.0), Vec2::new(0.0, -20.0)),
+    ];
+    (walkers, walls)
+}
+
+/// A hallway 6 m wide and 50 long; 100 people enter from each end and walk
+/// to its other end.
+fn hallway() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
+    let mut walkers = Vec::new();
+    for i in 0..25 {
+        for j in 0..4 {
+            let y = -1.8 + 1.2 * j as f32;
+            let x = 15.0 + 1.4 * i as f32;
+            walkers.push(Walker::new(Vec2::new(-x, y), Vec2::new(50.0 - x, y)));
+            walkers.push(Walker::new(
+                Vec2::new(x, y + 0.6 * (j % 2) as f32 - 0.3),
+                Vec2::new(x - 50.0, y),
+            ));
+        }
+    }
+    let walls = vec![
+        (Vec2::new(-60.0, 3.0), Vec2::new(60.0, 3.0)),
+        (Vec2::new(-60.0, -3.0), Vec2::new(60.0, -3.0)),
+    ];
+    (walkers, walls)
+}
+
+/// Four blocks of 50 people, from the four sides of a square, each
+/// walking straight across it to the side opposite.
+fn crossroads() -> Vec<Walker> {
+    let mut walkers = Vec::new();
+    for side in 0..4 {
+        let (along, across) = match side {
+            0 => (Vec2::X, Vec2::Y),
+            1 => (Vec2::NEG_X, Vec2::NEG_Y),
+            2 => (Vec2::Y, Vec2::NEG_X),
+            _ => (Vec2::NEG_Y, Vec2::X),
+        };
+        for i in 0..10 {
+            for j in 0..5 {
+                let back = 12.0 + 1.5 * j as f32;
+                let side_offset = -6.75 + 1.5 * i as f32;
+                let start = -along * back + across * side_offset;
+                walkers.push(Walker::new(start, start + along * 2.0 * back));
+            }
+        }
+    }
+    walkers
+}
+
+/// A room 20 × 20 m with one 2 m exit in its right wall; 200 people inside
+/// walk out to places spread in a field beyond it.
+fn bottleneck() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
+    let mut walkers = Vec::new();
+    for i in 0..20 {
+        for j in 0..10 {
+            let start = Vec2::new(-19.0 + 0.9 * i as f32, -8.1 + 1.8 * j as f32);
+            let goal = Vec2::new(8.0 + 1.5 * (i as f32), -13.5 + 3.0 * j as f32);
+            walkers.push(Walker::new(start, goal));
+        }
+    }
+    let walls = vec![
+        (Vec2::new(-20.0, -10.0), Vec2::new(0.0, -10.0)),
+        (Vec2::new(-20.0, 10.0), Vec2::new(0.0, 10.0)),
+        (Vec2::new(-20.0, -10.0), Vec2::new(-20.0, 10.0)),
+        (Vec2::new(0.0, -10.0), Vec2::new(0.0, -1.0)),
+        (Vec2::new(0.0, 1.0), Vec2::new(0.0, 10.0)),
+    ];
+    (walkers, walls)
+}
+
+/// `n` people at random places in a square `side` across, each walking
+/// to another: places of a lattice 2.4 m apart, moved by up to 0.6 m, so
+/// no two bodies start (or end) overlapping.
+fn random(n: usize, side: f32, seed: u64) -> Vec<Walker> {
+    use rand::seq::SliceRandom;
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+    let spacing = 2.4;
+    let across = ((side / spacing) as usize).max(1);
+    let mut places: Vec<Vec2> = (0..across * across)
+        .map(|k| {
+            let cell = Vec2::new((k % across) as f32, (k / across) as f32);
+            (cell + 0.5) * spacing - side / 2.0
+        })
+        .collect();
+    let mut pick = |rng: &mut Xoshiro128PlusPlus| {
+        places.shuffle(rng);
+        places
+            .iter()
+            .take(n)
+            .map(|p| *p + Vec2::new(rng.random_range(-0.6..0.6), rng.random_range(-0.6..0.6)))
+            .collect::<Vec<_>>()
+    };
+    let starts = pick(&mut rng);
+    let goals = pick(&mut rng);
+    starts
+        .into_iter()
+        .zip(goals)
+        .map(|(s, g)| Walker::new(s, g))
+        .collect()
+}
