@@ -9,7 +9,9 @@
 //! response time cannot take at once. Sideways pushes are planar (the keep-
 //! right rule); the rest holds in any dimension.
 
-use crate::math::{Vector, direction, finite_or_zero};
+use crate::math::{
+    Vector, direction, finite_or_zero, sanitize_dt, sanitize_radius, sanitize_weight,
+};
 #[cfg(feature = "bevy_reflect")]
 use bevy_reflect::std_traits::ReflectDefault;
 
@@ -87,11 +89,10 @@ impl AvoidParams {
 
     /// These values with bad ones (NaN, negative, infinite) at 0.
     pub fn sanitized(self) -> Self {
-        let clean = |v: f32| if v.is_finite() { v.max(0.0) } else { 0.0 };
         Self {
-            horizon: clean(self.horizon),
-            strength: clean(self.strength),
-            keep_right: clean(self.keep_right),
+            horizon: sanitize_dt(self.horizon),
+            strength: sanitize_weight(self.strength),
+            keep_right: sanitize_weight(self.keep_right),
         }
     }
 
@@ -185,7 +186,7 @@ pub fn avoid_neighbor(
     radius_sum: f32,
     tie: impl FnOnce() -> Vector,
 ) -> Vector {
-    let r = finite_or_zero(Vector::splat(radius_sum)).x.max(0.0);
+    let r = sanitize_radius(radius_sum);
     let k = params.strength * r * r;
     if !(k > 0.0 && params.horizon > 0.0) {
         return Vector::ZERO;
