@@ -10,7 +10,8 @@ use std::ops::Range;
 use glam::Vec2;
 use wide::f32x4;
 
-use super::{FlockBatch, FlockSums, FlockView, LaneSums, LaneView, NeighborBlock, total};
+use super::{FlockBatch, LaneSums, LaneView, NeighborBlock, total};
+use crate::flock::{FlockSums, FlockView};
 
 /// Eight lanes of running sums: a [`LaneSums`] half in each 128-bit half.
 #[derive(Clone, Copy)]
