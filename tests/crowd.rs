@@ -1,6 +1,8 @@
 //! Crowds: people who avoid each other (`AvoidAgents`), measured through
 //! the real plugin in the crowd lab's scenes: who arrives, and whether any
-//! two bodies overlap by more than a centimetre.
+//! two bodies overlap by more than a centimetre. (The same bits on one
+//! thread and two: `crates/steering_lab/tests/lab.rs`, one process each,
+//! since Bevy's compute pool is made once a process.)
 
 use steering_lab::crowd::{self, CrowdReport, Method, OVERLAP};
 
@@ -40,11 +42,61 @@ fn circles_swap_sides() {
     }
 }
 
-/// The same circle on one thread and two: the same positions to the bit.
-#[test]
-fn the_same_bits_on_any_thread_count() {
-    let one = run("circle-24", Method::Avoid, 60.0, 1);
-    let two = run("circle-24", Method::Avoid, 60.0, 2);
-    assert_eq!(one.positions_hash, two.positions_hash);
-    assert_eq!(one.reached, one.agents);
+mod hostile {
+    use bevy::prelude::*;
+    use bevy_reynolds::prelude::*;
+    use bevy_reynolds::{Position, Velocity};
+    use proptest::prelude::*;
+    use steering_lab::{headless_app, run_steps};
+
+    fn hostile() -> impl Strategy<Value = f32> + Clone {
+        prop_oneof![
+            6 => -50.0f32..50.0,
+            1 => Just(0.0f32),
+            1 => Just(f32::NAN),
+            1 => Just(f32::INFINITY),
+            1 => Just(-1.0f32),
+            1 => Just(1e30f32),
+        ]
+    }
+
+    fn avoider() -> impl Strategy<Value = (Vec2, Vec2, f32, AvoidParams)> {
+        let v = || (hostile(), hostile()).prop_map(|(x, y)| Vec2::new(x, y));
+        (v(), v(), hostile(), (hostile(), hostile(), hostile())).prop_map(
+            |(p, vel, radius, (horizon, strength, keep_right))| {
+                let rules = AvoidParams {
+                    horizon,
+                    strength,
+                    keep_right,
+                };
+                (p, vel, radius, rules)
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// Crowds of avoiders with bodies, hostile numbers and all (on one
+        /// spot, NaN radii and horizons, huge speeds): no panic, and every
+        /// position and force stays finite.
+        #[test]
+        fn hostile_crowds_stay_finite(agents in proptest::collection::vec(avoider(), 1..24)) {
+            let mut app = headless_app(60.0, 1, SteeringSettings::default());
+            for (p, vel, radius, rules) in agents {
+                app.world_mut().spawn((
+                    SteeringParams { radius, ..default() },
+                    Behavior::Arrive(Target::Point(Vec2::ZERO)),
+                    AvoidAgents { rules, ..default() },
+                    Position(p),
+                    Velocity(vel),
+                    SteeringForce::default(),
+                ));
+            }
+            run_steps(&mut app, 20, |_| {});
+            let mut query = app.world_mut().query::<(&Position, &Velocity, &SteeringForce)>();
+            for (p, v, f) in query.iter(app.world()) {
+                prop_assert!(p.is_finite() && v.is_finite() && f.is_finite(), "{p:?} {v:?} {f:?}");
+            }
+        }
+    }
 }

@@ -432,3 +432,26 @@ fn the_cli_runs_a_level_and_reports_it() {
         "{json}"
     );
 }
+
+/// The crowd lab's circle of 250 (enough agents that avoidance splits
+/// between threads) on one thread and two, each in its own process (Bevy
+/// makes its compute pool once a process): the same positions to the bit.
+#[test]
+fn a_crowd_gives_the_same_bits_on_one_thread_and_two() {
+    let hash = |threads: &str| {
+        let (code, out, err) = lab(&[
+            "crowd",
+            "--scene",
+            "circle-250",
+            "--method",
+            "avoid",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+        assert_eq!(json["reached"], 250, "{json}");
+        json["positions_hash"].as_str().expect("a hash").to_owned()
+    };
+    assert_eq!(hash("1"), hash("2"));
+}
