@@ -161,14 +161,15 @@ fn flocking() -> impl Strategy<Value = Flocking> {
 }
 
 fn avoid_agents() -> impl Strategy<Value = AvoidAgents> {
-    ((hostile(), hostile(), hostile()), priority()).prop_map(
-        |((horizon, strength, keep_right), priority)| AvoidAgents {
+    ((hostile(), hostile(), hostile()), priority(), any::<u8>()).prop_map(
+        |((horizon, strength, keep_right), priority, right_of_way)| AvoidAgents {
             rules: AvoidParams {
                 horizon,
                 strength,
                 keep_right,
             },
             priority,
+            right_of_way,
         },
     )
 }

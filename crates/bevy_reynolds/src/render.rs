@@ -1,7 +1,7 @@
 //! Debug drawing (feature `render`): agent bodies, trails, the radii around
-//! a target, velocity and desired-velocity arrows, and a level's obstacles,
-//! walls, paths, each follower's aim and each agent's avoidance look-ahead,
-//! tessellated with lyon.
+//! a target, velocity and desired-velocity arrows, each crowd agent's
+//! soonest meeting, and a level's obstacles, walls, paths, each follower's
+//! aim and each agent's avoidance look-ahead, tessellated with lyon.
 //!
 //! It stays cheap with many agents: every body shares one mesh, and one
 //! material per color, so Bevy batches them; all trails are one mesh, and
@@ -25,7 +25,11 @@ use bevy_prototype_lyon::prelude::*;
 
 use reynolds::level::Shape as ObstacleShape;
 
+use reynolds::crowd::time_to_collision;
+
 use crate::agent::{DesiredVelocity, Position, SteeringAgent, SteeringSettings, Trail, Velocity};
+use crate::crowd::AvoidAgents;
+use crate::flocking::NeighborGrid;
 use crate::level::{AvoidanceMemory, FollowPath, ObstacleIndex};
 
 /// Draws agents and what steers them. Adds lyon's `ShapePlugin` if the app
@@ -58,6 +62,10 @@ pub struct DebugDraw {
     pub level: bool,
     /// The line each agent looks along for obstacles, as long as it looks.
     pub look_ahead: bool,
+    /// Each [`AvoidAgents`] agent's soonest meeting: a line to where it
+    /// would be when its body touches another's, if both kept their
+    /// velocities, and a dot where they would touch.
+    pub foresight: bool,
     /// Color of obstacles and walls.
     pub obstacle_color: Color,
     /// Color of paths.
@@ -77,6 +85,7 @@ impl Default for DebugDraw {
             radii_color: Color::srgb_u8(70, 78, 90),
             level: true,
             look_ahead: false,
+            foresight: false,
             obstacle_color: Color::srgb_u8(120, 108, 92),
             path_color: Color::srgb_u8(200, 170, 60),
         }
@@ -486,21 +495,24 @@ fn record_desired(
 
 fn draw_arrows(
     draw: Res<DebugDraw>,
+    grid: Option<Res<NeighborGrid>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut target: Query<(&Mesh2d, &mut Visibility), With<Arrows>>,
     agents: Query<
         (
+            Entity,
             &Transform,
             &Velocity,
             Option<&DesiredVelocity>,
             Option<&AgentColor>,
+            Option<&AvoidAgents>,
         ),
         With<SteeringAgent>,
     >,
     mut buffers: Local<MeshBuffers>,
     mut drew_last_frame: Local<bool>,
 ) {
-    let any = draw.velocity || draw.desired;
+    let any = draw.velocity || draw.desired || draw.foresight;
     if !any && !*drew_last_frame {
         return;
     }
@@ -510,9 +522,18 @@ fn draw_arrows(
     };
     buffers.clear();
     let seconds = draw.arrow_seconds;
-    for (transform, vel, desired, color) in &agents {
+    for (entity, transform, vel, desired, color, avoids) in &agents {
         let from = transform.translation.truncate();
         let color = color.copied().unwrap_or_default().0;
+        if draw.foresight
+            && let (Some(avoid), Some(grid)) = (avoids, grid.as_deref())
+            && let Some((mine, theirs)) = soonest_meeting(grid, entity, avoid)
+        {
+            let faint = linear(color.with_alpha(0.6));
+            buffers.line(mine.0, mine.1, 1.0, faint);
+            buffers.line(theirs.0, theirs.1, 1.0, faint);
+            buffers.disc((mine.1 + theirs.1) * 0.5, 2.5, 8, linear(color));
+        }
         if draw.velocity {
             buffers.arrow(from, from + vel.0 * seconds, 1.5, linear(color));
         }
@@ -528,6 +549,32 @@ fn draw_arrows(
         }
     }
     buffers.write(&mut meshes, handle, visibility);
+}
+
+/// Where an avoider and the neighbor it would touch soonest (within its
+/// horizon, if both kept their velocities) are, and would be then: as the
+/// grid has them at the step's start.
+type Meeting = ((Vec2, Vec2), (Vec2, Vec2));
+
+fn soonest_meeting(grid: &NeighborGrid, entity: Entity, avoid: &AvoidAgents) -> Option<Meeting> {
+    let slot = grid.slot_of(entity)?;
+    let (at, vel, radius) = grid.agent(slot);
+    let rules = avoid.rules.sanitized();
+    let reach = rules.reach(vel.length(), radius, grid.largest_radius());
+    let mut soonest: Option<(f32, Vec2, Vec2)> = None;
+    grid.for_each_within(at, reach, |other, offset, other_vel| {
+        if other == slot {
+            return;
+        }
+        let radius_sum = radius + grid.radius(other);
+        if let Some(t) = time_to_collision(-offset, vel - other_vel, radius_sum)
+            && t <= rules.horizon
+            && soonest.is_none_or(|(s, ..)| t < s)
+        {
+            soonest = Some((t, at + offset, other_vel));
+        }
+    });
+    soonest.map(|(t, there, other_vel)| ((at, at + vel * t), (there, there + other_vel * t)))
 }
 
 fn draw_radii(

@@ -40,11 +40,11 @@ pub enum SteeringSystems {
     /// [`SteeringAccumulator`](crate::SteeringAccumulator), in this order:
     /// the chapter's (each [`Behavior`](crate::Behavior), which starts the
     /// accumulator afresh), flocking ([`Flocking`](crate::Flocking)), path
-    /// following ([`FollowPath`](crate::FollowPath)), avoiding other agents
-    /// ([`AvoidAgents`](crate::AvoidAgents)), and last obstacle
-    /// avoidance and containment ([`Obstacle`](crate::Obstacle),
+    /// following ([`FollowPath`](crate::FollowPath)), obstacle avoidance and
+    /// containment ([`Obstacle`](crate::Obstacle),
     /// [`Containment`](crate::Containment)), which look where the rest take
-    /// the agent.
+    /// the agent, and last avoiding other agents
+    /// ([`AvoidAgents`](crate::AvoidAgents)).
     Behaviors,
     /// Yours: add steering forces to the
     /// [`SteeringAccumulator`](crate::SteeringAccumulator) here. It runs
@@ -56,7 +56,9 @@ pub enum SteeringSystems {
     /// [`DesiredVelocity`](crate::DesiredVelocity) where an agent has them),
     /// capped once at the max force and divided by the mass; the speed is
     /// capped, the turn limited, the agent moved, wrapped round the world's
-    /// edges, and turned to face its velocity.
+    /// edges, and turned to face its velocity; then no
+    /// [`AvoidAgents`](crate::AvoidAgents) agent's body is let into
+    /// another's.
     Integrate,
     /// Every [`Trail`](crate::Trail) samples its agent's position on its
     /// clock, and, when the plugins run outside the fixed loop, each agent's
@@ -82,16 +84,19 @@ pub(crate) enum StepSystems {
     Flock,
     /// Path following's added.
     FollowPaths,
-    /// Avoiding other agents: after the behaviors that choose where to go,
-    /// before obstacles.
-    AvoidAgents,
-    /// Obstacle avoidance and containment, last: they look where the rest
-    /// take the agent.
+    /// Obstacle avoidance and containment: they look where the rest take
+    /// the agent.
     AvoidObstacles,
+    /// Avoiding other agents (and, for them, obstacles), last: a crowd's
+    /// push kept whole beside the look-ahead of agents that have it.
+    AvoidAgents,
     /// The debug outputs of the combined force.
     RecordOutputs,
     /// The step itself.
     Move,
+    /// Avoiding agents' bodies kept from passing into each other, after
+    /// the step that moved them.
+    KeepApart,
     /// Trails sampled.
     SampleTrails,
     /// Transforms written (when the plugins run outside the fixed loop).
@@ -111,13 +116,13 @@ impl StepSystems {
                 Self::Behave,
                 Self::Flock,
                 Self::FollowPaths,
-                Self::AvoidAgents,
                 Self::AvoidObstacles,
+                Self::AvoidAgents,
             ],
         ),
         (
             SteeringSystems::Integrate,
-            &[Self::RecordOutputs, Self::Move],
+            &[Self::RecordOutputs, Self::Move, Self::KeepApart],
         ),
         (
             SteeringSystems::Writeback,

@@ -7,10 +7,16 @@
 //! steering sum with every other behavior and is capped once with them; a
 //! velocity-obstacle method (ORCA) would instead pick a velocity, which the
 //! response time cannot take at once. Sideways pushes are planar (the keep-
-//! right rule); the rest holds in any dimension.
+//! right rule); the rest holds in any dimension. Beside the push, a
+//! constraint keeps bodies from passing into each other at all
+//! ([`contact`]).
 
+pub mod contact;
+
+use crate::level::Shape;
 use crate::math::{
-    Vector, direction, finite_or_zero, sanitize_dt, sanitize_radius, sanitize_weight,
+    Vector, direction, finite_or_zero, sanitize_dt, sanitize_radius, sanitize_speed,
+    sanitize_weight, truncated,
 };
 #[cfg(feature = "bevy_reflect")]
 use bevy_reflect::std_traits::ReflectDefault;
@@ -28,6 +34,9 @@ pub const KEEP_RIGHT: f32 = 0.3;
 /// How fast two bodies already overlapping are pushed apart: the overlap
 /// closes in about this many seconds.
 pub const CONTACT_TIME: f32 = 0.1;
+/// An agent standing still makes way for a neighbor whose body comes within
+/// this share of their combined radius of its own ([`make_way`]).
+pub const MAKE_WAY: f32 = 0.3;
 
 /// How an agent avoids the agents around it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -106,6 +115,30 @@ impl AvoidParams {
         } else {
             0.0
         }
+    }
+}
+
+/// How much of avoiding a meeting is an agent's, of one with `mine` right
+/// of way meeting a neighbor with `theirs` (`None`: one that does not
+/// avoid): all of it when the neighbor does not avoid or has more right of
+/// way (this agent gives way), none when it has less (it gives way), half
+/// between equals. As Unity's `avoidancePriority` and RVO2's
+/// responsibility.
+///
+/// ```
+/// # use reynolds::crowd::share_of_avoiding;
+/// assert_eq!(share_of_avoiding(0, Some(0)), 0.5);
+/// assert_eq!(share_of_avoiding(0, Some(3)), 1.0); // it gives way
+/// assert_eq!(share_of_avoiding(3, Some(0)), 0.0); // the other does
+/// assert_eq!(share_of_avoiding(3, None), 1.0); // the other does not avoid
+/// ```
+#[inline]
+pub fn share_of_avoiding(mine: u8, theirs: Option<u8>) -> f32 {
+    match theirs {
+        None => 1.0,
+        Some(theirs) if theirs > mine => 1.0,
+        Some(theirs) if theirs < mine => 0.0,
+        Some(_) => 0.5,
     }
 }
 
@@ -213,14 +246,130 @@ pub fn avoid_neighbor(
     // −dE/dτ · dτ/dx for E = k τ⁻² e^(−τ/τ₀): the push grows as the contact
     // nears, along where the bodies would touch.
     let along = offset + relative_velocity * tau;
-    let strength = k * (-tau / horizon).exp() * (2.0 / tau + 1.0 / horizon) / (tau * tau * root);
-    let push = along * strength;
+    let push = along * (power_law(k, tau, horizon) / root);
     // To the right of the agent's motion relative to the neighbor
     // (clockwise; the neighbor's relative motion is the opposite, so it
     // turns to its own right too).
     let right = direction(Vector::new(relative_velocity.y, -relative_velocity.x));
     finite_or_zero(push + right * (push.length() * params.keep_right))
 }
+
+/// The push on an agent that means to stand still (arrived, say) from a
+/// neighbor pressing against it, at `offset` from the neighbor (the agent's
+/// position minus the neighbor's), their bodies touching at `radius_sum`:
+/// aside, half away from the neighbor and half to the agent's right of it,
+/// as hard as an overlap of the gap left within [`MAKE_WAY`] of touching.
+/// Zero while the neighbor keeps its distance. Without it, one standing in
+/// a door, or at its goal in others' way, stood there for good: it foresees
+/// no meeting with one that presses still against it.
+///
+/// ```
+/// # use reynolds::{crowd::make_way, math::Vector};
+/// // Touching from the west: pushed east, and to the south (its right, seen
+/// // from the neighbor).
+/// let push = make_way(Vector::new(1.0, 0.0), 1.0);
+/// assert!(push.x > 0.0 && push.y < 0.0);
+/// assert_eq!(make_way(Vector::new(1.4, 0.0), 1.0), Vector::ZERO);
+/// ```
+pub fn make_way(offset: Vector, radius_sum: f32) -> Vector {
+    let r = sanitize_radius(radius_sum);
+    let within = r * (1.0 + MAKE_WAY) - offset.length();
+    let away = direction(offset);
+    if within.is_nan() || within <= 0.0 || away == Vector::ZERO {
+        return Vector::ZERO;
+    }
+    let aside = (away + Vector::new(away.y, -away.x)) * std::f32::consts::FRAC_1_SQRT_2;
+    finite_or_zero(aside * (within / (CONTACT_TIME * CONTACT_TIME)))
+}
+
+/// `−dE/dτ` of the power law's energy `E = k τ⁻² e^(−τ/τ₀)`, `τ₀` being
+/// the horizon: how hard a contact `tau` seconds off pushes, before the
+/// geometry's factor.
+#[inline]
+fn power_law(k: f32, tau: f32, horizon: f32) -> f32 {
+    k * (-tau / horizon).exp() * (2.0 / tau + 1.0 / horizon) / (tau * tau)
+}
+
+/// The push on an agent from one of the level's shapes, which holds still:
+/// the agent is at `at`, moving at `velocity`, with a body of `radius`. A
+/// circle pushes as a neighbor standing there would; a wall by the time its
+/// side or one of its ends would be touched, whichever comes first.
+///
+/// ```
+/// # use reynolds::{crowd::{AvoidParams, avoid_shape}, level::Shape, math::Vector};
+/// // Walking at a wall 2 m ahead at 1.3 m/s: pushed back from it.
+/// let wall = Shape::Wall { a: Vector::new(2.0, -5.0), b: Vector::new(2.0, 5.0) };
+/// let push = avoid_shape(&AvoidParams::default(), Vector::ZERO, Vector::new(1.3, 0.0), 0.5, &wall);
+/// assert!(push.x < 0.0 && push.y.abs() < 1e-6);
+/// ```
+pub fn avoid_shape(
+    params: &AvoidParams,
+    at: Vector,
+    velocity: Vector,
+    radius: f32,
+    shape: &Shape,
+) -> Vector {
+    let r = sanitize_radius(radius);
+    let (a, b) = match *shape {
+        Shape::Circle { center, radius: c } => {
+            return avoid_neighbor(params, at - center, velocity, r + c, || Vector::X);
+        }
+        Shape::Wall { a, b } => (a, b),
+    };
+    let k = params.strength * r * r;
+    if !(k > 0.0 && params.horizon > 0.0) {
+        return Vector::ZERO;
+    }
+    // Its side: touched where the body, moving on, first comes within its
+    // radius of the line, if that is between the ends.
+    let length = a.distance(b);
+    if length > 0.0 {
+        let tangent = (b - a) / length;
+        let mut normal = tangent.perp();
+        let mut distance = (at - a).dot(normal);
+        if distance < 0.0 {
+            (normal, distance) = (-normal, -distance);
+        }
+        let approach = -velocity.dot(normal);
+        if approach > 0.0 && distance > r {
+            let tau = (distance - r) / approach;
+            let touch = (at + velocity * tau - a).dot(tangent);
+            if (0.0..=length).contains(&touch) {
+                if tau > 7.0 * params.horizon {
+                    return Vector::ZERO;
+                }
+                // dτ/dx is the normal over the speed of approach.
+                return finite_or_zero(normal * (power_law(k, tau, params.horizon) / approach));
+            }
+        }
+    }
+    // Else one of its ends, as a point: the one touched sooner.
+    let end = |p: Vector| contact(at - p, velocity, r).map(|c| (c.tau, p));
+    let first = match (end(a), end(b)) {
+        (Some(x), Some(y)) => Some(if x.0 <= y.0 { x } else { y }),
+        (x, y) => x.or(y),
+    };
+    first.map_or(Vector::ZERO, |(_, p)| {
+        avoid_neighbor(params, at - p, velocity, r, || Vector::X)
+    })
+}
+
+/// The velocity an agent's collisions are foreseen at: halfway from the
+/// velocity it has to the one its other steering asks for (`wanted`, at
+/// most `max_speed`). An agent held up in a crowd still means to move, and
+/// seeing only its velocity it would not foresee the meetings its wish
+/// makes: two crowds pressing at one door from either side stood still for
+/// good (BENCHMARKS.md, "Crowds").
+#[inline]
+pub fn foreseen_velocity(velocity: Vector, wanted: Vector, max_speed: f32) -> Vector {
+    let velocity = finite_or_zero(velocity);
+    let wanted = truncated(finite_or_zero(wanted), sanitize_speed(max_speed));
+    finite_or_zero(velocity + (wanted - velocity) * FORESIGHT)
+}
+
+/// How far from its velocity toward the one it wants an agent's collisions
+/// are foreseen at: half.
+pub const FORESIGHT: f32 = 0.5;
 
 #[cfg(test)]
 mod tests {

@@ -108,6 +108,10 @@ enum Command {
         /// The seed of the random scenes.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also write every position after every step into this CSV file
+        /// (`scene,method,hz,step,agent,x,y`), for plotting.
+        #[arg(long)]
+        trace: Option<PathBuf>,
     },
     /// Draw the chapter's figures as PNG files into a folder.
     Figures {
@@ -532,7 +536,9 @@ fn main() -> ExitCode {
             hz,
             threads,
             seed,
+            trace,
         } => {
+            use std::io::Write;
             use steering_lab::crowd;
             let names: Vec<&str> = if scene.iter().any(|s| s == "all") {
                 crowd::NAMES.to_vec()
@@ -565,12 +571,43 @@ fn main() -> ExitCode {
             if let Some(bad) = hz.iter().find(|h| !(h.is_finite() && **h > 0.0)) {
                 return fail(format!("--hz must be positive, not {bad}"));
             }
+            let mut trace = match trace.map(std::fs::File::create).transpose() {
+                Ok(file) => file.map(std::io::BufWriter::new),
+                Err(error) => return fail(format!("cannot write the trace: {error}")),
+            };
+            if let Some(out) = &mut trace
+                && let Err(error) = writeln!(out, "scene,method,hz,step,agent,x,y")
+            {
+                return fail(format!("cannot write the trace: {error}"));
+            }
             for scene in &scenes {
                 for &hz in &hz {
                     for &m in &methods {
-                        println!("{}", crowd::run(scene, m, hz, threads).to_json());
+                        let mut failed = None;
+                        let report = crowd::run_traced(scene, m, hz, threads, |step, at| {
+                            let Some(out) = &mut trace else { return };
+                            for (i, p) in at.iter().enumerate() {
+                                let line = format!(
+                                    "{},{},{hz},{step},{i},{},{}",
+                                    scene.name,
+                                    m.name(),
+                                    p.x,
+                                    p.y
+                                );
+                                if let Err(error) = writeln!(out, "{line}") {
+                                    failed.get_or_insert(error);
+                                }
+                            }
+                        });
+                        if let Some(error) = failed {
+                            return fail(format!("cannot write the trace: {error}"));
+                        }
+                        println!("{}", report.to_json());
                     }
                 }
+            }
+            if let Some(Err(error)) = trace.as_mut().map(Write::flush) {
+                return fail(format!("cannot write the trace: {error}"));
             }
             ExitCode::SUCCESS
         }

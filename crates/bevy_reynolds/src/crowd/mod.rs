@@ -1,10 +1,13 @@
 //! Crowds ([`SteeringCrowdPlugin`]): agents that see each other coming.
-//! An [`AvoidAgents`] agent predicts when its body would touch each
-//! neighbor's in the [`NeighborGrid`](crate::NeighborGrid) and steers away from that touching
-//! before it comes, in the same steering sum as its other behaviors (the
-//! core's [`reynolds::crowd`]).
+//! An [`AvoidAgents`] agent foresees when its body would touch each
+//! neighbor's in the [`NeighborGrid`](crate::NeighborGrid), or one of the
+//! level's obstacles, and steers away from that touching before it comes,
+//! in the same steering sum as its other behaviors; after the step, its
+//! body is kept out of theirs (the core's [`reynolds::crowd`]).
 
 mod avoid;
+mod contact;
+mod prepare;
 
 use bevy::prelude::*;
 use reynolds::crowd::AvoidParams;
@@ -12,14 +15,19 @@ use reynolds::crowd::AvoidParams;
 use crate::agent::threads::CostlyStep;
 use crate::agent::{Priority, SteeringAgent};
 use crate::flocking::add_neighbor_grid;
+use crate::level::NoLookAhead;
 use crate::schedule::{SteeringSchedule, StepSystems};
 
-/// Makes an agent avoid the other agents around it before their bodies
-/// meet: it foresees, from where each neighbor is going, how soon the two
+/// Makes an agent avoid the other agents around it, and the level's
+/// obstacles, before their bodies meet: it foresees, from where each
+/// neighbor is going and where it means to go itself, how soon the two
 /// bodies ([`SteeringParams::radius`](crate::SteeringParams::radius)) would
 /// touch, and pushes away from where they would, harder the sooner
 /// (Karamouzas, Skinner and Guy's power law, 2014), turning a little to its
-/// right so that meetings head-on pass the same way every time.
+/// right so that meetings head-on pass the same way every time. After each
+/// step its body is kept out of its neighbors' and the obstacles': it may
+/// close a gap by at most its share of it, so no two bodies overlap, as in
+/// a physics engine's contacts.
 ///
 /// The push is a force, added to the agent's other steering (arrive, paths,
 /// flocking, a game's own) and capped once with it, so the chapter's
@@ -27,6 +35,13 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// obstacle method (ORCA, which `dodgy` and bevy_landmass use) picks a safe
 /// velocity at once instead; in the crowd lab's situations it locks up
 /// where agents meet symmetrically (BENCHMARKS.md, "Crowds").
+///
+/// The level's look-ahead ([`Obstacle`](crate::Obstacle) avoidance) leaves
+/// an avoiding agent's obstacles to this push: it takes over an agent's
+/// steering near a wall, which jammed crowds in doorways (measured in
+/// BENCHMARKS.md). It still keeps the agent inside its
+/// [`Containment`](crate::Containment). The push finds no way round a wall
+/// across the way: give the agent a route ([`FollowPath`](crate::FollowPath)).
 ///
 /// Lengths come from the bodies and times are in seconds, so the defaults
 /// suit people in metres and critters in pixels alike; an agent needs a
@@ -39,9 +54,15 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// # let mut world = World::new();
 /// // A person 1 m across walking to a door, in a crowd.
 /// world.spawn((
-///     SteeringParams { radius: 0.5, max_speed: 1.3, max_force: 5.0, ..default() },
+///     SteeringParams { radius: 0.5, max_speed: 1.3, max_force: 10.0, response_time: 0.5, ..default() },
 ///     Behavior::Arrive(Target::Point(Vec2::new(10.0, 0.0))),
 ///     AvoidAgents::default(),
+/// ));
+/// // A guard others make way for.
+/// world.spawn((
+///     SteeringParams { radius: 0.5, max_speed: 1.3, max_force: 10.0, response_time: 0.5, ..default() },
+///     Behavior::Arrive(Target::Point(Vec2::new(-10.0, 0.0))),
+///     AvoidAgents { right_of_way: 1, ..default() },
 /// ));
 /// ```
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
@@ -54,6 +75,10 @@ pub struct AvoidAgents {
     /// The group the push goes into when the agent combines by priority:
     /// high, before the chapter's behaviors.
     pub priority: Priority,
+    /// Who gives way: of two avoiders that meet, the one with less right of
+    /// way avoids the other alone (as Unity's `avoidancePriority`, the other
+    /// way round); equals share it. 0 by default.
+    pub right_of_way: u8,
 }
 
 impl Default for AvoidAgents {
@@ -61,15 +86,19 @@ impl Default for AvoidAgents {
         Self {
             rules: AvoidParams::default(),
             priority: Priority::High,
+            right_of_way: 0,
         }
     }
 }
 
-/// Crowds: each [`AvoidAgents`] agent's push from its neighbors, added to
-/// its accumulator in
+/// Crowds: each [`AvoidAgents`] agent's push from its neighbors and the
+/// level's obstacles, added to its accumulator in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors) after
-/// its behaviors, flocking and path, before obstacles. It reads the
-/// [`NeighborGrid`](crate::NeighborGrid), which it keeps while any agent avoids (and adds, if
+/// its behaviors, flocking, path and the level's look-ahead; and its body
+/// kept out of theirs in
+/// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate), after
+/// the step. It reads the [`NeighborGrid`](crate::NeighborGrid), which it
+/// keeps while any agent avoids (and adds, if
 /// [`SteeringFlockingPlugin`](crate::SteeringFlockingPlugin) has not).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SteeringCrowdPlugin;
@@ -78,20 +107,35 @@ impl Plugin for SteeringCrowdPlugin {
     fn build(&self, app: &mut App) {
         let schedule = SteeringSchedule::of(app, "SteeringCrowdPlugin");
         app.register_type::<AvoidAgents>()
+            .init_resource::<prepare::Avoiding>()
             // Avoidance reads dozens of neighbors an agent: its pass splits
             // from fewer agents.
             .register_required_components::<AvoidAgents, CostlyStep>()
+            // It keeps clear of obstacles too, and the level's look-ahead
+            // leaves them to it; again when it stops avoiding.
+            .register_required_components::<AvoidAgents, NoLookAhead>()
+            .add_observer(look_ahead_again)
             .add_systems(
                 schedule,
                 (
-                    (avoid::report_avoiders, avoid::ask_for_neighbors)
+                    (prepare::report_avoiders, prepare::ask_for_neighbors)
                         .chain()
                         .in_set(StepSystems::Measure),
                     avoid::avoid_agents
                         .run_if(any_with_component::<AvoidAgents>)
                         .in_set(StepSystems::AvoidAgents),
+                    contact::keep_apart
+                        .run_if(any_with_component::<AvoidAgents>)
+                        .in_set(StepSystems::KeepApart),
                 ),
             );
         add_neighbor_grid(app, schedule);
+    }
+}
+
+/// An agent that stops avoiding is the level's look-ahead's again.
+fn look_ahead_again(removed: On<Remove, AvoidAgents>, mut commands: Commands) {
+    if let Ok(mut agent) = commands.get_entity(removed.entity) {
+        agent.try_remove::<NoLookAhead>();
     }
 }

@@ -47,6 +47,14 @@ pub struct AvoidanceMemory {
     pub looking: Vector,
 }
 
+/// On an agent that another capability keeps clear of the level's
+/// obstacles (crowds: [`AvoidAgents`](crate::AvoidAgents) pushes away from
+/// them as from other agents, and keeps its body out): the look-ahead
+/// leaves its obstacles to that, and still keeps it inside its
+/// [`Containment`].
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub(crate) struct NoLookAhead;
+
 /// Whether there is an obstacle, or an agent kept inside an area: else
 /// avoidance has nothing to do, and does not visit every agent to find out.
 pub(super) fn anything_to_avoid(
@@ -74,6 +82,7 @@ type Avoiders<'w, 's> = Query<
         &'static SteeringParams,
         Option<&'static Containment>,
         Has<IgnoreObstacles>,
+        Has<NoLookAhead>,
         &'static mut AvoidanceMemory,
         &'static mut SteeringAccumulator,
         &'static mut WanderAngle,
@@ -94,11 +103,12 @@ pub(super) fn avoid_obstacles(index: Res<ObstacleIndex>, mut agents: Avoiders) {
                 params,
                 containment,
                 ignore,
+                elsewhere,
                 mut memory,
                 mut steering,
                 mut wander,
             ) = item;
-            let sees_obstacles = !ignore && !index.is_empty();
+            let sees_obstacles = !(ignore || elsewhere || index.is_empty());
             if !sees_obstacles && containment.is_none() {
                 forget(&mut memory);
                 return;

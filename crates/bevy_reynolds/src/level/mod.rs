@@ -10,6 +10,7 @@ mod paths;
 use bevy::prelude::*;
 
 pub use avoidance::AvoidanceMemory;
+pub(crate) use avoidance::NoLookAhead;
 pub use containment::Containment;
 pub use obstacles::{IgnoreObstacles, Obstacle, ObstacleIndex};
 pub use paths::{FollowPath, SteeringPath};

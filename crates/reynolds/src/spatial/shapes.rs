@@ -365,6 +365,28 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
         }
     }
 
+    /// Each shape whose bounds come within `distance` of `p` (one in
+    /// several cells there may come more than once; every shape, if the
+    /// box round `p` is too big for the grid).
+    pub fn for_each_near(&self, p: Vec2, distance: f32, mut visit: impl FnMut(&IndexedShape<I>)) {
+        let slack = Vec2::splat(distance.max(0.0));
+        let mut offer = |i: u32| {
+            let shape = &self.shapes[i as usize];
+            let (min, max) = shape.shape.bounds();
+            if p.cmpge(min - slack).all() && p.cmple(max + slack).all() {
+                visit(shape);
+            }
+        };
+        match self.cell_range(p - slack, p + slack) {
+            Some((lo, hi)) if !self.cells.is_empty() => {
+                self.for_each_cell(lo, hi, |list| list.iter().for_each(|&i| offer(i)));
+                self.big.iter().for_each(|&i| offer(i));
+            }
+            Some(_) => self.big.iter().for_each(|&i| offer(i)),
+            None => (0..self.shapes.len() as u32).for_each(offer),
+        }
+    }
+
     /// Gathers into `near` the shapes a probe from where this one starts,
     /// as long and as wide, could touch, whichever way it looks.
     pub fn gather_near(&self, probe: &Probe, near: &mut Nearby) {

@@ -16,7 +16,8 @@ use bevy_reynolds::reynolds::math::closest_on_segment;
 use bevy_reynolds::reynolds::spatial::{GridAgent, NeighborGrid};
 use serde_json::json;
 
-pub use scenes::{CrowdScene, NAMES, Walker, scene};
+pub use plugin::{PERSON_LOOK_AHEAD, PERSON_MAX_FORCE, PERSON_RESPONSE_TIME, person};
+pub use scenes::{CrowdScene, Door, NAMES, Walker, scene};
 
 /// How a scene's people avoid each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,6 +139,18 @@ fn round(x: f32) -> f64 {
 /// Runs `scene` by `method` at `hz` steps a second, on `threads` of
 /// Bevy's compute pool (the plugin's methods).
 pub fn run(scene: &CrowdScene, method: Method, hz: f64, threads: Option<usize>) -> CrowdReport {
+    run_traced(scene, method, hz, threads, |_, _| {})
+}
+
+/// [`run`], showing `trace` everyone's position after each step (the
+/// step's number from 1, and the positions in the scene's order).
+pub fn run_traced(
+    scene: &CrowdScene,
+    method: Method,
+    hz: f64,
+    threads: Option<usize>,
+    mut trace: impl FnMut(u64, &[Vec2]),
+) -> CrowdReport {
     let mut tally = Tally::new(scene);
     let dt = 1.0 / hz as f32;
     let steps = (f64::from(scene.seconds()) * hz).ceil() as u64;
@@ -152,6 +165,7 @@ pub fn run(scene: &CrowdScene, method: Method, hz: f64, threads: Option<usize>) 
         stepper(&mut positions);
         step_times.push(start.elapsed().as_secs_f64() * 1e3);
         tally.record(step as f32 * dt, &positions);
+        trace(step, &positions);
         if tally.all_arrived() {
             break;
         }
@@ -260,12 +274,12 @@ impl Tally {
         for (i, walker) in scene.walkers.iter().enumerate() {
             if let Some(t) = self.arrived[i] {
                 times_reached += 1;
-                if walker.start.distance(walker.goal) < 2.0 * ARRIVED + 1.0 {
+                if walker.straight_length() < 2.0 * ARRIVED + 1.0 {
                     // Too short a way for a ratio to mean anything.
                     continue;
                 }
-                // Against the straight line to where arriving is counted.
-                let straight = (walker.start.distance(walker.goal) - ARRIVED).max(1e-6);
+                // Against the straight lines to where arriving is counted.
+                let straight = (walker.straight_length() - ARRIVED).max(1e-6);
                 times.push(t * walker.speed / straight);
                 paths.push(self.path[i] / straight);
             }

@@ -59,6 +59,7 @@ pub fn stepper(scene: &CrowdScene, dt: f32) -> impl FnMut(&mut Vec<Vec2>) {
     let mut grid = NeighborGrid::<u32>::default();
     let mut velocities = Vec::with_capacity(agents.len());
     let mut near: Vec<(f32, u32)> = Vec::new();
+    let mut stages = vec![0; walkers.len()];
     move |positions: &mut Vec<Vec2>| {
         let reach = NEIGHBOR_RADII * walkers.iter().map(|w| w.radius).fold(0.0, f32::max);
         grid.rebuild(
@@ -88,8 +89,15 @@ pub fn stepper(scene: &CrowdScene, dt: f32) -> impl FnMut(&mut Vec<Vec2>) {
                     .take(MAX_NEIGHBORS)
                     .map(|&(_, j)| Cow::Borrowed(&agents[j as usize])),
             );
-            let to_goal = walker.goal - from(agent.position);
-            let preferred = to_goal.clamp_length_max(walker.speed.min(to_goal.length() / dt))
+            let at = from(agent.position);
+            let aim = walker.aim(at, &mut stages[i]);
+            let to_aim = aim - at;
+            let speed = if aim == walker.goal {
+                walker.speed.min(to_aim.length() / dt)
+            } else {
+                walker.speed
+            };
+            let preferred = to_aim.clamp_length_max(speed)
                 + Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
                     * rng.random_range(0.0..NUDGE);
             velocities.push(agent.compute_avoiding_velocity(

@@ -23,6 +23,68 @@ pub struct Walker {
     pub radius: f32,
     /// Their walking (and top) speed.
     pub speed: f32,
+    /// A door they walk through on the way, as a game's pathfinding would
+    /// route them: the crowd's methods avoid, they do not find ways round
+    /// walls.
+    pub via: Option<Door>,
+}
+
+/// A door in a wall: its middle, which way is across it, how wide, and
+/// whether people pass it both ways.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Door {
+    /// The middle of the doorway.
+    pub middle: Vec2,
+    /// A unit vector across the wall, through the door.
+    pub across: Vec2,
+    /// Half its width.
+    pub half_width: f32,
+    /// Whether it is passed both ways: then routes through it keep right,
+    /// as a traffic rule would have them (each way has half the door).
+    pub two_way: bool,
+}
+
+impl Door {
+    /// The door 2 m wide in a wall along y, at `middle`, passed one way.
+    pub fn in_wall_along_y(middle: Vec2) -> Self {
+        Self {
+            middle,
+            across: Vec2::X,
+            half_width: 1.0,
+            two_way: false,
+        }
+    }
+
+    /// The same door, passed both ways.
+    pub fn both_ways(self) -> Self {
+        Self {
+            two_way: true,
+            ..self
+        }
+    }
+
+    /// The point of the door a body of `radius` at `at`, going through it
+    /// along `going` (`across` or its opposite), passes through soonest:
+    /// level with it, as far to the side as the body fits, and in a door
+    /// passed both ways, on its right half.
+    pub fn way_through(&self, at: Vec2, going: Vec2, radius: f32) -> Vec2 {
+        let left = going.perp();
+        let room = (self.half_width - radius).max(0.0);
+        // Both ways: the body wholly on the right of the middle, if it fits.
+        let highest = if self.two_way {
+            (-radius).max(-room)
+        } else {
+            room
+        };
+        let lateral = (at - self.middle).dot(left).clamp(-room, highest);
+        self.middle + left * lateral
+    }
+
+    /// How far `at` is past the door's wall, coming from `start`'s side.
+    pub fn past(&self, start: Vec2, at: Vec2) -> f32 {
+        let side = (self.middle - start).dot(self.across).signum();
+        (at - self.middle).dot(self.across) * side
+    }
 }
 
 impl Walker {
@@ -33,12 +95,59 @@ impl Walker {
             goal,
             radius: RADIUS,
             speed: SPEED,
+            via: None,
         }
     }
 
-    /// The time the straight line takes, at their speed.
+    /// The same person, walking through `via` on the way.
+    pub fn via(self, via: Door) -> Self {
+        Self {
+            via: Some(via),
+            ..self
+        }
+    }
+
+    /// The length of their way in straight lines: to the goal, through
+    /// the point on the way if there is one.
+    pub fn straight_length(&self) -> f32 {
+        match self.via {
+            Some(door) => self.start.distance(door.middle) + door.middle.distance(self.goal),
+            None => self.start.distance(self.goal),
+        }
+    }
+
+    /// Where they head from `at`, and how far along their way they are
+    /// (`stage`, from 0): a metre before the door on their way (where it
+    /// is level with them, as far as their body fits); while they are
+    /// within a metre of that, or as near and in front of the door, a metre
+    /// past it; once their body is through its wall, the goal.
+    pub fn aim(&self, at: Vec2, stage: &mut u8) -> Vec2 {
+        let Some(door) = self.via else {
+            return self.goal;
+        };
+        let side = (door.middle - self.start).dot(door.across).signum();
+        let through = door.way_through(at, door.across * side, self.radius);
+        let (before, after) = (through - door.across * side, through + door.across * side);
+        let past = door.past(self.start, at);
+        let aside = (at - door.middle).perp_dot(door.across).abs();
+        if *stage < 2 {
+            // Near the door; pushed away, back to its near side.
+            let in_front = past > -1.0 && aside < door.half_width;
+            *stage = u8::from(at.distance(before) < 1.0 || in_front);
+        }
+        if *stage == 1 && past > self.radius {
+            *stage = 2;
+        }
+        match stage {
+            0 => before,
+            1 => after,
+            _ => self.goal,
+        }
+    }
+
+    /// The time the straight lines take, at their speed.
     pub fn straight_time(&self) -> f32 {
-        self.start.distance(self.goal) / self.speed
+        self.straight_length() / self.speed
     }
 }
 
@@ -67,7 +176,7 @@ impl CrowdScene {
 }
 
 /// The names of every scene, in order.
-pub const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 17] = [
     "oncoming",
     "crossing",
     "overtaking",
@@ -78,6 +187,7 @@ pub const NAMES: [&str; 16] = [
     "doorway",
     "door-one-way",
     "door-solo",
+    "door-stander",
     "hallway",
     "crossroads",
     "bottleneck",
@@ -126,14 +236,26 @@ pub fn scene(name: &str, seed: u64) -> Option<CrowdScene> {
         "circle-24" => (circle(24, 10.0), vec![]),
         "circle-100" => (circle(100, 25.0), vec![]),
         "circle-250" => (circle(250, 60.0), vec![]),
-        "doorway" => doorway(),
+        "doorway" => doorway(true),
         "door-one-way" => {
-            let (walkers, walls) = doorway();
+            let (walkers, walls) = doorway(false);
             (walkers.into_iter().step_by(2).collect(), walls)
         }
         "door-solo" => (
-            vec![Walker::new(Vec2::new(-5.0, 0.5), Vec2::new(5.0, 0.5))],
-            doorway().1,
+            vec![
+                Walker::new(Vec2::new(-5.0, 0.5), Vec2::new(5.0, 0.5))
+                    .via(Door::in_wall_along_y(Vec2::ZERO)),
+            ],
+            doorway(false).1,
+        ),
+        // One stands in the door (that is their goal); one walks through.
+        "door-stander" => (
+            vec![
+                Walker::new(Vec2::ZERO, Vec2::ZERO),
+                Walker::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0))
+                    .via(Door::in_wall_along_y(Vec2::ZERO)),
+            ],
+            doorway(false).1,
         ),
         "hallway" => hallway(),
         "crossroads" => (crossroads(), vec![]),
@@ -168,18 +290,19 @@ fn circle(n: usize, radius: f32) -> Vec<Walker> {
 }
 
 /// A wall across x = 0 with a 2 m door in it; 25 people on each side in
-/// a 5 × 5 block, each walking to the same place mirrored on the far side.
-fn doorway() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
+/// a 5 × 5 block, each walking through the door to the same place mirrored
+/// on the far side (`both_ways`: both sides walk, and keep right in the
+/// door; else the first side only walks).
+fn doorway(both_ways: bool) -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
+    let door = Door::in_wall_along_y(Vec2::ZERO);
+    let door = if both_ways { door.both_ways() } else { door };
     let mut walkers = Vec::new();
     for i in 0..5 {
         for j in 0..5 {
             let at = Vec2::new(-4.0 - 1.5 * i as f32, -3.0 + 1.5 * j as f32);
-            walkers.push(Walker::new(at, Vec2::new(-at.x + 4.0, at.y)));
+            walkers.push(Walker::new(at, Vec2::new(-at.x + 4.0, at.y)).via(door));
             let mirrored = Vec2::new(-at.x, at.y + 0.75);
-            walkers.push(Walker::new(
-                mirrored,
-                Vec2::new(-mirrored.x - 4.0, mirrored.y),
-            ));
+            walkers.push(Walker::new(mirrored, Vec2::new(-mirrored.x - 4.0, mirrored.y)).via(door));
         }
     }
     let walls = vec![
@@ -189,8 +312,8 @@ fn doorway() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
     (walkers, walls)
 }
 
-/// A hallway 6 m wide and 50 long; 100 people enter from each end and walk
-/// to its other end.
+/// A hallway 6 m wide; 100 people from each end, four abreast, walk 50 m
+/// along it, the two groups a quarter of a row off each other's lanes.
 fn hallway() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
     let mut walkers = Vec::new();
     for i in 0..25 {
@@ -198,10 +321,9 @@ fn hallway() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
             let y = -1.8 + 1.2 * j as f32;
             let x = 15.0 + 1.4 * i as f32;
             walkers.push(Walker::new(Vec2::new(-x, y), Vec2::new(50.0 - x, y)));
-            walkers.push(Walker::new(
-                Vec2::new(x, y + 0.6 * (j % 2) as f32 - 0.3),
-                Vec2::new(x - 50.0, y),
-            ));
+            // A quarter of a row off the other group's lanes.
+            let y = y + 0.3;
+            walkers.push(Walker::new(Vec2::new(x, y), Vec2::new(x - 50.0, y)));
         }
     }
     let walls = vec![
@@ -235,16 +357,20 @@ fn crossroads() -> Vec<Walker> {
 }
 
 /// A room 20 × 20 m with one 2 m exit in its right wall; 200 people inside
-/// walk out to places spread in a field beyond it.
+/// walk out through it to places spread in a field beyond.
 fn bottleneck() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
-    let mut walkers = Vec::new();
-    for i in 0..20 {
-        for j in 0..10 {
-            let start = Vec2::new(-19.0 + 0.9 * i as f32, -8.1 + 1.8 * j as f32);
-            let goal = Vec2::new(8.0 + 1.5 * (i as f32), -13.5 + 3.0 * j as f32);
-            walkers.push(Walker::new(start, goal));
-        }
-    }
+    // Places 1.25 m apart, 15 across and 14 down, the first 200 taken;
+    // goals 1.5 m by 3 m apart.
+    let door = Door::in_wall_along_y(Vec2::ZERO);
+    let walkers = (0..200)
+        .map(|k| {
+            let (i, j) = ((k / 14) as f32, (k % 14) as f32);
+            let start = Vec2::new(-19.25 + 1.25 * i, -8.125 + 1.25 * j);
+            let (i, j) = ((k / 10) as f32, (k % 10) as f32);
+            let goal = Vec2::new(8.0 + 1.5 * i, -13.5 + 3.0 * j);
+            Walker::new(start, goal).via(door)
+        })
+        .collect();
     let walls = vec![
         (Vec2::new(-20.0, -10.0), Vec2::new(0.0, -10.0)),
         (Vec2::new(-20.0, 10.0), Vec2::new(0.0, 10.0)),

@@ -1,0 +1,381 @@
+//! A crowd: a plaza split by a wall with two doors, and four groups of
+//! people crossing it corner to corner and back, two each way through each
+//! door. Every person avoids the others and the walls with `AvoidAgents`:
+//! they see each other coming, pass on the right, queue at the doors, and
+//! no two bodies ever overlap. The crowd panel tunes the avoidance live
+//! (or turns it off, to see what the crowd does without), and the debug
+//! view can draw each person's soonest meeting.
+//!
+//! ```sh
+//! cargo run --example crowd
+//! cargo run --example crowd -- --seconds 20 --screenshot crowd.png --report crowd.json
+//! ```
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_reynolds::prelude::*;
+use bevy_reynolds::render::{AgentColor, DebugDraw};
+use bevy_reynolds::reynolds::math;
+use bevy_reynolds::{Position, Velocity};
+use rand::rngs::Xoshiro128PlusPlus;
+use rand::{RngExt, SeedableRng};
+use serde_json::json;
+
+mod common;
+use common::{Report, RunArgs, View, WINDOW_HEIGHT};
+
+const WALL: Color = Color::srgb_u8(120, 108, 92);
+const FAINT: Color = Color::srgb_u8(70, 78, 90);
+/// The four groups' colors, from the plaza's north-west corner clockwise.
+const GROUPS: [Color; 4] = [
+    Color::srgb_u8(47, 111, 235),
+    Color::srgb_u8(235, 140, 47),
+    Color::srgb_u8(47, 158, 68),
+    Color::srgb_u8(200, 60, 160),
+];
+
+/// A person's body radius, in pixels: 16 px a metre.
+const BODY: f32 = 7.0;
+/// The plaza: the left of the window, the panels to its right.
+const PLAZA_MIN: Vec2 = Vec2::new(20.0, 20.0);
+const PLAZA_MAX: Vec2 = Vec2::new(740.0, WINDOW_HEIGHT - 20.0);
+/// The dividing wall's x, and its two doors' middles and half width.
+const DIVIDE: f32 = 380.0;
+const DOORS: [f32; 2] = [500.0, 200.0];
+const DOOR_HALF: f32 = 28.0;
+
+/// A plaza of people crossing through doors.
+#[derive(clap::Parser, Resource, Debug, Clone)]
+struct Args {
+    /// People in each of the four groups.
+    #[arg(long, default_value_t = 24)]
+    group: usize,
+    /// The seed, and an unattended run.
+    #[command(flatten)]
+    run: RunArgs,
+    /// Write, as JSON into this file on exit, where everyone is, how many
+    /// crossings were made, and how deep any two bodies, or a body and a
+    /// wall, ever overlapped.
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+/// The walls, as their ends.
+#[derive(Resource, Clone)]
+struct Walls(Vec<(Vec2, Vec2)>);
+
+impl Walls {
+    fn new() -> Self {
+        let (min, max) = (PLAZA_MIN, PLAZA_MAX);
+        let corners = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
+        let mut walls: Vec<_> = (0..4).map(|i| (corners[i], corners[(i + 1) % 4])).collect();
+        // The dividing wall, broken by the doors (north door first).
+        let mut y = max.y;
+        for door in DOORS {
+            walls.push((Vec2::new(DIVIDE, y), Vec2::new(DIVIDE, door + DOOR_HALF)));
+            y = door - DOOR_HALF;
+        }
+        walls.push((Vec2::new(DIVIDE, y), Vec2::new(DIVIDE, min.y)));
+        Self(walls)
+    }
+
+    /// How far a body at `p` is from the nearest wall (negative: into it).
+    fn clearance(&self, p: Vec2) -> f32 {
+        self.0
+            .iter()
+            .map(|(a, b)| p.distance(math::closest_on_segment(p, *a, *b)) - BODY)
+            .fold(f32::INFINITY, f32::min)
+    }
+}
+
+/// The corner areas the groups walk between, from the north-west clockwise:
+/// their centres.
+fn corner(i: usize) -> Vec2 {
+    let (min, max) = (PLAZA_MIN + 90.0, PLAZA_MAX - 90.0);
+    [
+        Vec2::new(min.x, max.y),
+        Vec2::new(max.x, max.y),
+        Vec2::new(max.x, min.y),
+        Vec2::new(min.x, min.y),
+    ][i % 4]
+}
+
+/// Place `k` of a group round a corner: a block five wide, 20 px apart.
+fn place(corner_at: Vec2, k: usize) -> Vec2 {
+    let (row, column) = ((k / 5) as f32, (k % 5) as f32);
+    corner_at + Vec2::new(column - 2.0, row - 2.0) * 20.0
+}
+
+/// A person's way: to the door of their group, through it, then to their
+/// place in the far corner; there, the way back.
+#[derive(Component, Clone, Copy)]
+struct Route {
+    group: usize,
+    place: usize,
+    /// The corner walked to, and which of the two doors.
+    to: usize,
+    door: usize,
+    /// 0: to the door's near side; 1: through it; 2: to the goal.
+    stage: u8,
+    crossings: u32,
+}
+
+impl Route {
+    fn goal(&self) -> Vec2 {
+        place(corner(self.to), self.place)
+    }
+
+    /// Where to head from `at`, moving on a stage when it is reached.
+    fn aim(&mut self, at: Vec2) -> Vec2 {
+        let door = Vec2::new(DIVIDE, DOORS[self.door]);
+        let side = (self.goal().x - DIVIDE).signum();
+        // Level with the person, as far to the side as the body fits.
+        let room = DOOR_HALF - BODY;
+        let through = Vec2::new(DIVIDE, at.y.clamp(door.y - room, door.y + room));
+        let (before, after) = (
+            through - Vec2::X * side * 20.0,
+            through + Vec2::X * side * 20.0,
+        );
+        let past = (at.x - DIVIDE) * side;
+        if self.stage == 0
+            && (at.distance(before) < 20.0 || (past > -20.0 && (at.y - door.y).abs() < DOOR_HALF))
+        {
+            self.stage = 1;
+        }
+        if self.stage == 1 && past > BODY {
+            self.stage = 2;
+        }
+        match self.stage {
+            0 => before,
+            1 => after,
+            _ => self.goal(),
+        }
+    }
+}
+
+/// The crowd panel's choices.
+#[derive(Resource, Clone, Copy, PartialEq)]
+struct CrowdPanel {
+    avoid: bool,
+    rules: AvoidParams,
+}
+
+/// The deepest any two bodies, and any body and a wall, went into each
+/// other over the run, in pixels.
+#[derive(Resource, Default)]
+struct Deepest {
+    bodies: f32,
+    wall: f32,
+}
+
+fn main() -> AppExit {
+    let args: Args = common::parse_args();
+    let plugin = args
+        .run
+        .plugin("Crowd", View::Flat)
+        .with_report(args.report.clone());
+    let seed = plugin.seed;
+    let mut app = App::new();
+    app.add_plugins(plugin)
+        .insert_resource(SteeringSettings {
+            // People 16 px a metre, walking at 4.4 m/s: quick, to watch.
+            agent: SteeringParams {
+                radius: BODY,
+                max_speed: 70.0,
+                max_force: 160.0,
+                response_time: 0.5,
+                slowing_radius: 40.0,
+                ..default()
+            },
+            ..default()
+        })
+        .insert_resource(DebugDraw {
+            trails: false,
+            radii: false,
+            obstacle_color: WALL,
+            radii_color: FAINT,
+            ..default()
+        })
+        .insert_resource(CrowdPanel {
+            avoid: true,
+            rules: AvoidParams::default(),
+        })
+        .insert_resource(Walls::new())
+        .insert_resource(Deepest::default())
+        .insert_resource(Placement(seed))
+        .insert_resource(args)
+        .add_systems(Startup, setup)
+        .add_systems(
+            FixedUpdate,
+            (
+                walk_routes.before(SteeringSystems::Behaviors),
+                measure_overlaps.after(SteeringSystems::Integrate),
+            ),
+        )
+        .add_systems(EguiPrimaryContextPass, panel)
+        .add_systems(
+            Update,
+            (apply_panel, write_report.run_if(common::report_due)),
+        );
+    app.run()
+}
+
+#[derive(Resource)]
+struct Placement(u64);
+
+fn setup(mut commands: Commands, args: Res<Args>, walls: Res<Walls>, placement: Res<Placement>) {
+    for (a, b) in &walls.0 {
+        commands.spawn((Obstacle::wall(*a, *b), Position(Vec2::ZERO)));
+    }
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(placement.0);
+    for (group, color) in GROUPS.into_iter().enumerate() {
+        for k in 0..args.group.min(25) {
+            // A little off the block, so no two crowds are the same.
+            let jitter = Vec2::new(rng.random_range(-2.0..2.0), rng.random_range(-2.0..2.0));
+            let at = place(corner(group), k) + jitter;
+            let route = Route {
+                group,
+                place: k,
+                to: group + 2,
+                // The northern groups through the north door.
+                door: usize::from(group >= 2),
+                stage: 0,
+                crossings: 0,
+            };
+            commands.spawn((
+                route,
+                Behavior::Idle,
+                AvoidAgents::default(),
+                Position(at),
+                AgentColor(color),
+            ));
+        }
+    }
+}
+
+/// Each person heads along their route; arrived, they turn back.
+fn walk_routes(mut people: Query<(&Position, &mut Route, &mut Behavior)>) {
+    for (pos, mut route, mut behavior) in &mut people {
+        let aim = route.aim(pos.0);
+        let next = if route.stage == 2 {
+            if pos.0.distance(aim) < 3.0 {
+                // There: the way back, through the same door.
+                route.crossings += 1;
+                route.to = if route.to == route.group {
+                    route.group + 2
+                } else {
+                    route.group
+                };
+                route.stage = 0;
+            }
+            Behavior::Arrive(Target::Point(aim))
+        } else {
+            Behavior::Seek(Target::Point(aim))
+        };
+        if *behavior != next {
+            *behavior = next;
+        }
+    }
+}
+
+/// The panel's avoidance on everyone: their rules, or none.
+fn apply_panel(
+    mut commands: Commands,
+    panel: Res<CrowdPanel>,
+    people: Query<(Entity, Option<&AvoidAgents>), With<Route>>,
+) {
+    if !panel.is_changed() {
+        return;
+    }
+    for (person, avoid) in &people {
+        match (panel.avoid, avoid) {
+            (true, Some(avoid)) if avoid.rules == panel.rules => {}
+            (true, _) => {
+                commands.entity(person).insert(AvoidAgents {
+                    rules: panel.rules,
+                    ..default()
+                });
+            }
+            (false, Some(_)) => {
+                commands.entity(person).remove::<AvoidAgents>();
+            }
+            (false, None) => {}
+        }
+    }
+}
+
+fn panel(
+    mut contexts: EguiContexts,
+    mut panel: ResMut<CrowdPanel>,
+    mut draw: ResMut<DebugDraw>,
+) -> Result {
+    let mut edited = *panel;
+    let mut foresight = draw.foresight;
+    egui::Window::new("Crowd")
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-10.0, -10.0])
+        .resizable(false)
+        .show(contexts.ctx_mut()?, |ui| {
+            ui.checkbox(&mut edited.avoid, "avoid each other (AvoidAgents)");
+            ui.add_enabled_ui(edited.avoid, |ui| {
+                ui.add(egui::Slider::new(&mut edited.rules.horizon, 0.0..=6.0).text("horizon (s)"));
+                ui.add(egui::Slider::new(&mut edited.rules.strength, 0.0..=5.0).text("strength"));
+                ui.add(
+                    egui::Slider::new(&mut edited.rules.keep_right, 0.0..=1.0).text("keep right"),
+                );
+            });
+            ui.checkbox(&mut foresight, "draw each one's soonest meeting");
+        });
+    if edited != *panel {
+        *panel = edited;
+    }
+    if foresight != draw.foresight {
+        draw.foresight = foresight;
+    }
+    Ok(())
+}
+
+/// Each step, the deepest two bodies, or a body and a wall, went into each
+/// other.
+fn measure_overlaps(
+    walls: Res<Walls>,
+    people: Query<&Position, With<Route>>,
+    mut deepest: ResMut<Deepest>,
+) {
+    let at: Vec<Vec2> = people.iter().map(|p| p.0).collect();
+    for (i, a) in at.iter().enumerate() {
+        deepest.wall = deepest.wall.max(-walls.clearance(*a));
+        for b in &at[i + 1..] {
+            deepest.bodies = deepest.bodies.max(2.0 * BODY - a.distance(*b));
+        }
+    }
+}
+
+/// For unattended runs with `--report`: at the end, where everyone is, the
+/// crossings made and the deepest overlaps.
+fn write_report(
+    report: Res<Report>,
+    fixed: Res<Time<Fixed>>,
+    deepest: Res<Deepest>,
+    people: Query<(&Route, &Position, &Velocity)>,
+) {
+    let people: Vec<_> = people
+        .iter()
+        .map(|(route, pos, vel)| {
+            json!({
+                "group": route.group,
+                "crossings": route.crossings,
+                "pos": [pos.x, pos.y],
+                "vel": [vel.x, vel.y],
+            })
+        })
+        .collect();
+    let json = json!({
+        "seconds": fixed.elapsed_secs_f64(),
+        "deepest_overlap_px": deepest.bodies,
+        "deepest_into_wall_px": deepest.wall,
+        "people": people,
+    });
+    report.publish(&json);
+}
