@@ -742,14 +742,12 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
     }
 }
 
-/// A step whose passes over the agents are all serial runs on the main
-/// thread, one where a pass splits between threads (from 1,024 agents, or
-/// 128 with obstacles to avoid) on the compute pool's workers: two
-/// instances of each system, one skipped each step. A world whose agents
-/// cross that count back and forth must step exactly as it does on one
-/// thread (where the main thread's always run), and every step exactly
-/// once: a coasting agent, at a constant velocity with no steering, moves
-/// one step's worth each update.
+/// A pass over the agents runs on its system's thread below a count, and
+/// splits between threads from it (1,024 agents, or 128 with obstacles to
+/// avoid). A world whose agents cross that count back and forth must step
+/// exactly as it does on one thread, and every step exactly once: a
+/// coasting agent, at a constant velocity with no steering, moves one
+/// step's worth each update.
 #[test]
 fn agents_step_once_a_step_on_either_side_of_the_count_that_goes_parallel() {
     // Critters, then critters and a rock out of everyone's way.

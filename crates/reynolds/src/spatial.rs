@@ -98,7 +98,8 @@ impl Cells {
     #[inline]
     pub fn coords(&self, p: Vec2) -> (i64, i64) {
         let c = (p - self.origin) / self.size;
-        (floor(c.x), floor(c.y))
+        // Saturating far out, 0 for NaN (a float's cast to an integer).
+        (c.x.floor() as i64, c.y.floor() as i64)
     }
 
     /// The number of the cell at column `x` and row `y`, both inside.
@@ -111,20 +112,6 @@ impl Cells {
     #[inline]
     pub fn corner(&self, x: i64, y: i64) -> Vec2 {
         self.origin + Vec2::new(x as f32, y as f32) * self.size
-    }
-}
-
-/// `v.floor()` as an integer, saturating far out, 0 for NaN. `f32::floor`
-/// is a call to `floorf` without SSE4.1 (x86-64's baseline): this
-/// truncates and steps down for negatives instead, the same for any finite
-/// value.
-#[inline]
-pub fn floor(v: f32) -> i64 {
-    let t = v as i64;
-    if (t as f32) > v {
-        t.saturating_sub(1)
-    } else {
-        t
     }
 }
 

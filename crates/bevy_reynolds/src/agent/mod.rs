@@ -13,7 +13,6 @@ mod integrate;
 mod measure;
 mod params;
 mod settings;
-pub(crate) mod threads;
 mod trail;
 mod transforms;
 mod wander;
@@ -35,7 +34,6 @@ pub use trail::{Trail, TrailClock};
 pub use wander::{WanderAngle, WanderRng};
 
 use crate::schedule::{SteeringSchedule, StepSystems, configure_sets};
-use threads::on_the_steps_thread;
 
 /// Steers every [`SteeringAgent`] by the chapter's model, one step per run
 /// of its schedule: the first plugin of
@@ -140,18 +138,18 @@ impl Plugin for SteeringAgentPlugin {
                 )
                     .chain()
                     .in_set(StepSystems::Settings),
-                on_the_steps_thread(measure::measure_velocities)
+                measure::measure_velocities
                     .run_if(any_with_component::<MeasuredVelocity>)
                     .in_set(StepSystems::Measure),
-                on_the_steps_thread(behave::behave).in_set(StepSystems::Behave),
-                on_the_steps_thread(integrate::record_outputs)
+                behave::behave.in_set(StepSystems::Behave),
+                integrate::record_outputs
                     .run_if(
                         any_with_component::<SteeringForce>
                             .or_else(any_with_component::<DesiredVelocity>),
                     )
                     .in_set(StepSystems::RecordOutputs),
-                on_the_steps_thread(integrate::integrate).in_set(StepSystems::Move),
-                on_the_steps_thread(trail::sample_trails)
+                integrate::integrate.in_set(StepSystems::Move),
+                trail::sample_trails
                     .run_if(any_with_component::<Trail>)
                     .in_set(StepSystems::SampleTrails),
             ),
@@ -160,15 +158,13 @@ impl Plugin for SteeringAgentPlugin {
             // Once a frame, after the fixed steps, interpolated between them.
             app.add_systems(
                 RunFixedMainLoop,
-                on_the_steps_thread(transforms::sync_transforms)
-                    .in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+                transforms::sync_transforms.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
             );
         } else {
             // Right after each step, in the same schedule, so they never lag.
             app.add_systems(
                 self.schedule,
-                on_the_steps_thread(transforms::sync_transforms)
-                    .in_set(StepSystems::SyncTransforms),
+                transforms::sync_transforms.in_set(StepSystems::SyncTransforms),
             );
         }
     }

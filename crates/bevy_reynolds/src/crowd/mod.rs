@@ -12,7 +12,6 @@ mod prepare;
 use bevy::prelude::*;
 use reynolds::crowd::AvoidParams;
 
-use crate::agent::threads::CostlyStep;
 use crate::agent::{Priority, SteeringAgent};
 use crate::flocking::add_neighbor_grid;
 use crate::level::NoLookAhead;
@@ -108,9 +107,6 @@ impl Plugin for SteeringCrowdPlugin {
         let schedule = SteeringSchedule::of(app, "SteeringCrowdPlugin");
         app.register_type::<AvoidAgents>()
             .init_resource::<prepare::Avoiding>()
-            // Avoidance reads dozens of neighbors an agent: its pass splits
-            // from fewer agents.
-            .register_required_components::<AvoidAgents, CostlyStep>()
             // It keeps clear of obstacles too, and the level's look-ahead
             // leaves them to it; again when it stops avoiding.
             .register_required_components::<AvoidAgents, NoLookAhead>()

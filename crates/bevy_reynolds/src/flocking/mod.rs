@@ -11,7 +11,6 @@ use reynolds::flock::FlockParams;
 
 pub use grid::NeighborGrid;
 
-use crate::agent::threads::WorkersStep;
 use crate::agent::{Priority, SteeringAgent};
 use crate::schedule::{SteeringSchedule, StepSystems};
 
@@ -94,16 +93,12 @@ pub struct SteeringFlockingPlugin;
 impl Plugin for SteeringFlockingPlugin {
     fn build(&self, app: &mut App) {
         let schedule = SteeringSchedule::of(app, "SteeringFlockingPlugin");
-        app.register_type::<Flocking>()
-            .register_required_components::<Flocking, WorkersStep>()
-            // Flocking runs on the compute pool's workers, as the grid's
-            // rebuild does, and a flocker keeps the whole step there.
-            .add_systems(
-                schedule,
-                flock::flock
-                    .run_if(any_with_component::<Flocking>)
-                    .in_set(StepSystems::Flock),
-            );
+        app.register_type::<Flocking>().add_systems(
+            schedule,
+            flock::flock
+                .run_if(any_with_component::<Flocking>)
+                .in_set(StepSystems::Flock),
+        );
         add_neighbor_grid(app, schedule);
     }
 }

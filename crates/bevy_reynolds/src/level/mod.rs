@@ -16,7 +16,6 @@ pub use obstacles::{IgnoreObstacles, Obstacle, ObstacleIndex};
 pub use paths::{FollowPath, SteeringPath};
 
 use crate::agent::SteeringAgent;
-use crate::agent::threads::{CostlyStep, on_the_steps_thread};
 use crate::schedule::{SteeringSchedule, StepSystems};
 
 /// A level: the [`ObstacleIndex`] made in
@@ -83,25 +82,20 @@ impl Plugin for SteeringLevelPlugin {
             .register_type::<IgnoreObstacles>()
             .register_type::<AvoidanceMemory>()
             .register_required_components::<SteeringAgent, AvoidanceMemory>()
-            // Avoidance costs ten times what a behavior does: with
-            // something to avoid, its passes split from fewer agents.
-            .register_required_components::<Obstacle, CostlyStep>()
-            .register_required_components::<Containment, CostlyStep>()
             .init_resource::<ObstacleIndex>()
             .add_systems(
                 schedule,
                 (
                     (
                         obstacles::validate_obstacles.run_if(any_with_component::<Obstacle>),
-                        on_the_steps_thread(obstacles::index_obstacles)
-                            .run_if(obstacles::index_wanted),
+                        obstacles::index_obstacles.run_if(obstacles::index_wanted),
                     )
                         .chain()
                         .in_set(StepSystems::Index),
-                    on_the_steps_thread(paths::follow_paths)
+                    paths::follow_paths
                         .run_if(any_with_component::<FollowPath>)
                         .in_set(StepSystems::FollowPaths),
-                    on_the_steps_thread(avoidance::avoid_obstacles)
+                    avoidance::avoid_obstacles
                         .run_if(avoidance::anything_to_avoid)
                         .in_set(StepSystems::AvoidObstacles),
                 ),

@@ -715,22 +715,6 @@ mod tests {
     use super::*;
     use crate::flock::{FlockParams, FlockView};
 
-    /// The floor without `floorf` is `f32::floor`'s wherever that fits an
-    /// integer: negatives, halves, integers, either zero, the largest
-    /// `f32`s below 2⁶³; saturating past them, 0 for NaN.
-    #[test]
-    fn floor_without_floorf_is_the_floor() {
-        let mut values = vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, -1.5, 2.999, -2.999];
-        values.extend([1e-30, -1e-30, 4_194_303.5, -4_194_303.5, 1e18, -1e18]);
-        values.extend((-2000..2000).map(|i| i as f32 * 0.37));
-        for v in values {
-            assert_eq!(super::super::floor(v), v.floor() as i64, "{v}");
-        }
-        assert_eq!(super::super::floor(f32::INFINITY), i64::MAX);
-        assert_eq!(super::super::floor(f32::NEG_INFINITY), i64::MIN);
-        assert_eq!(super::super::floor(f32::NAN), 0);
-    }
-
     /// Agents at the far ends of what an `f32` holds, and queries further
     /// still: no overflow in debug builds, the same answers in release
     /// (`cargo test --release -p bevy_reynolds`), memory within the cap.
