@@ -3,8 +3,8 @@
 //! door. Every person avoids the others and the walls with `AvoidAgents`:
 //! they see each other coming, pass on the right, queue at the doors, and
 //! no two bodies ever overlap. The crowd panel tunes the avoidance live
-//! (or turns it off, to see what the crowd does without), and the debug
-//! view can draw each person's soonest meeting.
+//! (or turns it off, to see what the crowd does without), with how fast
+//! people walk, and the debug view can draw each person's soonest meeting.
 //!
 //! ```sh
 //! cargo run --example crowd
@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_reynolds::inspector::SteeringInspector;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw};
 use bevy_reynolds::reynolds::math;
@@ -38,20 +39,23 @@ const GROUPS: [Color; 4] = [
 
 /// A person's body radius, in pixels: 16 px a metre.
 const BODY: f32 = 7.0;
-/// The plaza: the left of the window, the panels to its right.
+/// The plaza: the left of the window, the panel to its right.
 const PLAZA_MIN: Vec2 = Vec2::new(20.0, 20.0);
-const PLAZA_MAX: Vec2 = Vec2::new(740.0, WINDOW_HEIGHT - 20.0);
+const PLAZA_MAX: Vec2 = Vec2::new(700.0, WINDOW_HEIGHT - 20.0);
 /// The dividing wall's x, and its two doors' middles and half width.
-const DIVIDE: f32 = 380.0;
+const DIVIDE: f32 = 360.0;
 const DOORS: [f32; 2] = [500.0, 200.0];
 const DOOR_HALF: f32 = 28.0;
 
 /// A plaza of people crossing through doors.
 #[derive(clap::Parser, Resource, Debug, Clone)]
 struct Args {
-    /// People in each of the four groups.
+    /// People in each of the four groups (at most 25).
     #[arg(long, default_value_t = 24)]
     group: usize,
+    /// Draw each person's soonest meeting from the start.
+    #[arg(long)]
+    foresight: bool,
     /// The seed, and an unattended run.
     #[command(flatten)]
     run: RunArgs,
@@ -194,6 +198,7 @@ fn main() -> AppExit {
         .insert_resource(DebugDraw {
             trails: false,
             radii: false,
+            foresight: args.foresight,
             obstacle_color: WALL,
             radii_color: FAINT,
             ..default()
@@ -206,7 +211,7 @@ fn main() -> AppExit {
         .insert_resource(Deepest::default())
         .insert_resource(Placement(seed))
         .insert_resource(args)
-        .add_systems(Startup, setup)
+        .add_systems(Startup, (setup, close_the_plugins_panel))
         .add_systems(
             FixedUpdate,
             (
@@ -224,6 +229,11 @@ fn main() -> AppExit {
 
 #[derive(Resource)]
 struct Placement(u64);
+
+/// The plugin's tuning panel would cover the crowd's: this demo has its own.
+fn close_the_plugins_panel(mut inspector: ResMut<SteeringInspector>) {
+    inspector.open = false;
+}
 
 fn setup(mut commands: Commands, args: Res<Args>, walls: Res<Walls>, placement: Res<Placement>) {
     for (a, b) in &walls.0 {
@@ -306,18 +316,25 @@ fn apply_panel(
     }
 }
 
+/// The crowd panel, beside the plaza: the avoidance, how people walk, and
+/// what the debug view draws. (The plugin's own panel stays closed: it
+/// would cover this one.)
 fn panel(
     mut contexts: EguiContexts,
     mut panel: ResMut<CrowdPanel>,
     mut draw: ResMut<DebugDraw>,
+    mut settings: ResMut<SteeringSettings>,
 ) -> Result {
     let mut edited = *panel;
+    let mut agent = settings.agent;
     let mut foresight = draw.foresight;
     egui::Window::new("Crowd")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-10.0, -10.0])
+        .anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0])
         .resizable(false)
+        .max_width(270.0)
         .show(contexts.ctx_mut()?, |ui| {
-            ui.checkbox(&mut edited.avoid, "avoid each other (AvoidAgents)");
+            ui.spacing_mut().slider_width = 100.0;
+            ui.checkbox(&mut edited.avoid, "avoid (AvoidAgents)");
             ui.add_enabled_ui(edited.avoid, |ui| {
                 ui.add(egui::Slider::new(&mut edited.rules.horizon, 0.0..=6.0).text("horizon (s)"));
                 ui.add(egui::Slider::new(&mut edited.rules.strength, 0.0..=5.0).text("strength"));
@@ -325,10 +342,17 @@ fn panel(
                     egui::Slider::new(&mut edited.rules.keep_right, 0.0..=1.0).text("keep right"),
                 );
             });
-            ui.checkbox(&mut foresight, "draw each one's soonest meeting");
+            ui.separator();
+            ui.add(egui::Slider::new(&mut agent.max_speed, 10.0..=150.0).text("speed (px/s)"));
+            ui.add(egui::Slider::new(&mut agent.response_time, 0.05..=1.5).text("response (s)"));
+            ui.separator();
+            ui.checkbox(&mut foresight, "draw soonest meetings");
         });
     if edited != *panel {
         *panel = edited;
+    }
+    if agent != settings.agent {
+        settings.agent = agent;
     }
     if foresight != draw.foresight {
         draw.foresight = foresight;
@@ -375,7 +399,7 @@ fn write_report(
         "seconds": fixed.elapsed_secs_f64(),
         "deepest_overlap_px": deepest.bodies,
         "deepest_into_wall_px": deepest.wall,
-        "people": people,
+        "agents": people,
     });
     report.publish(&json);
 }

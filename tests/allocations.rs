@@ -6,9 +6,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy::prelude::*;
+use bevy_reynolds::Position;
 use bevy_reynolds::prelude::*;
 use steering_lab::bench::{PlainFlock, critters_mix_app, flock_app};
-use steering_lab::run_steps;
+use steering_lab::{crowd, headless_app_with_threads, run_steps};
 
 struct Counting;
 
@@ -122,4 +123,50 @@ fn a_plugin_step_allocates_nothing_more_than_an_empty_world() {
     // And the trails are full, so they are in steady state.
     let mut trails = large_app.world_mut().query::<&Trail>();
     assert!(trails.iter(large_app.world()).all(|t| t.points.len() == 30));
+}
+
+/// A walled square of `n` wandering people who avoid each other and the
+/// walls, on one compute thread, warmed up.
+fn crowd_app(n: usize) -> App {
+    let settings = SteeringSettings {
+        agent: crowd::person(0.5, 1.3),
+        ..default()
+    };
+    let mut app = headless_app_with_threads(60.0, 1, settings, Some(1));
+    let side = (n as f32).sqrt() * 2.0 + 4.0;
+    let corners = [
+        Vec2::ZERO,
+        Vec2::new(side, 0.0),
+        Vec2::splat(side),
+        Vec2::new(0.0, side),
+    ];
+    for i in 0..4 {
+        let wall = Obstacle::wall(corners[i], corners[(i + 1) % 4]);
+        app.world_mut().spawn((wall, Position(Vec2::ZERO)));
+    }
+    let across = (n as f32).sqrt().ceil() as usize;
+    for k in 0..n {
+        let at = Vec2::new((k % across) as f32, (k / across) as f32) * 2.0 + 2.0;
+        app.world_mut()
+            .spawn((Behavior::Wander, AvoidAgents::default(), Position(at)));
+    }
+    run_steps(&mut app, 200, |_| {});
+    app
+}
+
+#[test]
+fn a_crowd_step_allocates_nothing_more_than_a_few_people() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let per_step = |app: &mut App| allocations_during(|| run_steps(app, 100, |_| {})) / 100;
+    let few = per_step(&mut crowd_app(5));
+    let (small, large) = (
+        per_step(&mut crowd_app(100)),
+        per_step(&mut crowd_app(2_000)),
+    );
+    eprintln!("crowd: {few} allocations a step with 5 people, {small} at 100, {large} at 2,000");
+    assert_eq!(
+        (small, large),
+        (few, few),
+        "allocations a step with 5 people, 100 and 2,000"
+    );
 }

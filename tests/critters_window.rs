@@ -39,7 +39,7 @@ fn display_available() -> bool {
 }
 
 /// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS`,
-/// `$BOIDS`, `$HERD` and `$LEVEL` set to the demos.
+/// `$BOIDS`, `$HERD`, `$LEVEL` and `$CROWD` set to the demos.
 fn under_xvfb(script: &str) {
     // One demo at a time: software rendering takes both cores, and demos
     // run side by side see their cursors late and their frames stall.
@@ -62,6 +62,7 @@ fn under_xvfb(script: &str) {
         .env("BOIDS", example("boids"))
         .env("HERD", example("herd_3d"))
         .env("LEVEL", example("level"))
+        .env("CROWD", example("crowd"))
         .env("WGPU_BACKEND", "vulkan")
         .status()
         .expect("xvfb-run starts");
@@ -387,4 +388,68 @@ fn in_the_level_no_body_enters_a_rock_or_passes_a_wall() {
     let (_, report) = run_level(3, "level-clearance");
     let least = report["least_clearance_px"].as_f64().unwrap();
     assert!(least >= 0.0, "a body went {least} px into a rock or a wall");
+}
+
+/// The crowd demo, unattended for 20 s: the plaza's walls and all four
+/// groups are drawn, the crowd's panel beside the plaza and not over it;
+/// people crossed through the doors, and no two bodies, nor a body and a
+/// wall, ever went into each other by more than a centimetre (0.16 px, at
+/// the demo's 16 px a metre).
+#[test]
+fn the_crowd_crosses_the_plaza_without_a_body_in_another() {
+    if !display_available() {
+        return;
+    }
+    let (shot, report) = (temp_path("crowd.png"), temp_path("crowd.json"));
+    under_xvfb(&format!(
+        "\"$CROWD\" --seed 5 --seconds 20 --screenshot '{}' --report '{}'",
+        shot.display(),
+        report.display()
+    ));
+    let (width, height, pixels) = read_png(&shot);
+    assert_eq!((width, height), (1000, 700));
+    let at = |x: usize, y: usize| pixels[y * width as usize + x];
+    // The plaza is x < 700; the panel is to its right.
+    let in_plaza = |color: [u8; 3]| {
+        (0..700)
+            .flat_map(|y| (0..700).map(move |x| (x, y)))
+            .filter(|&(x, y)| close(at(x, y), color, 6))
+            .count()
+    };
+    for (name, color, least) in [
+        ("walls", [120, 108, 92], 3000),
+        ("the blue group", [47, 111, 235], 100),
+        ("the orange group", [235, 140, 47], 100),
+        ("the green group", [47, 158, 68], 100),
+        ("the magenta group", [200, 60, 160], 100),
+    ] {
+        let seen = in_plaza(color);
+        assert!(seen >= least, "the plaza shows {seen} px of {name}");
+    }
+    let panel = [27, 27, 27];
+    let (beside, over) = (0..700).flat_map(|y| (0..1000).map(move |x| (x, y))).fold(
+        (0, 0),
+        |(beside, over), (x, y)| match close(at(x, y), panel, 2) {
+            true if x >= 700 => (beside + 1, over),
+            true => (beside, over + 1),
+            false => (beside, over),
+        },
+    );
+    assert!(
+        beside > 20_000,
+        "the panel shows {beside} px beside the plaza"
+    );
+    assert!(over < 100, "the panel covers {over} px of the plaza");
+    let report = read_report(&report);
+    let crossings: u64 = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["crossings"].as_u64().unwrap())
+        .sum();
+    assert!(crossings >= 20, "{crossings} crossings in 20 s");
+    for key in ["deepest_overlap_px", "deepest_into_wall_px"] {
+        let deepest = report[key].as_f64().unwrap();
+        assert!(deepest <= 0.16, "{key}: {deepest}");
+    }
 }
