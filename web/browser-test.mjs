@@ -1,4 +1,4 @@
-// The browser test (run by web/check): loads the two demos built by
+// The browser test (run by web/check): loads the three demos built by
 // web/build from a local server in headless Chromium (WebGL2 on
 // SwiftShader), checks their screenshots and what they publish in
 // <body data-report>, and drives the mouse and a key.
@@ -132,6 +132,32 @@ for (const [name, color] of Object.entries({
   const n = count(levelShot, color, 6);
   console.log(`level: ${name} ${n} px`);
   assert.ok(n >= 60, `the level's ${name} are drawn`);
+}
+
+// The crowd, in a page of its own: the four groups cross, no body in
+// another, the panel beside the plaza.
+await page.close();
+page = await newPage();
+started = Date.now();
+await page.goto(`${base}/crowd.html?seed=5`);
+const crowd = await reportAfter(0);
+console.log(`crowd: first report after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const crowdLater = await reportAfter(crowd.seconds + 3);
+const crowdMoves = moved(crowd, crowdLater);
+console.log(`crowd: ${crowdMoves} of ${crowd.agents.length} people moved more than 10 px; deepest overlap ${crowdLater.deepest_overlap_px.toFixed(3)} px, into a wall ${crowdLater.deepest_into_wall_px.toFixed(3)} px`);
+assert.ok(crowdMoves >= crowd.agents.length / 2, "the crowd moves");
+assert.ok(crowdLater.deepest_overlap_px <= 0.16 && crowdLater.deepest_into_wall_px <= 0.16, "no body goes into another or a wall");
+const crowdShot = await screenshot("crowd");
+for (const [name, color] of Object.entries({
+  walls: [120, 108, 92],
+  blue: [47, 111, 235],
+  orange: [235, 140, 47],
+  green: [47, 158, 68],
+  magenta: [200, 60, 160],
+})) {
+  const n = count(crowdShot, color, 6);
+  console.log(`crowd: ${name} ${n} px`);
+  assert.ok(n >= 60, `the crowd's ${name} are drawn`);
 }
 
 await browser.close();

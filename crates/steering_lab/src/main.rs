@@ -112,6 +112,10 @@ enum Command {
         /// (`scene,method,hz,step,agent,x,y`), for plotting.
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// Run each scene at most this many simulated seconds (to time
+        /// steps of a big crowd without waiting for everyone to arrive).
+        #[arg(long)]
+        seconds: Option<f32>,
     },
     /// Draw the chapter's figures as PNG files into a folder.
     Figures {
@@ -537,9 +541,13 @@ fn main() -> ExitCode {
             threads,
             seed,
             trace,
+            seconds,
         } => {
             use std::io::Write;
             use steering_lab::crowd;
+            if let Some(bad) = seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
+                return fail(format!("--seconds must be positive, not {bad}"));
+            }
             let names: Vec<&str> = if scene.iter().any(|s| s == "all") {
                 crowd::NAMES.to_vec()
             } else {
@@ -548,7 +556,10 @@ fn main() -> ExitCode {
             let mut scenes = Vec::new();
             for name in names {
                 match crowd::scene(name, seed) {
-                    Some(scene) => scenes.push(scene),
+                    Some(scene) => scenes.push(crowd::CrowdScene {
+                        time_limit: seconds,
+                        ..scene
+                    }),
                     None => {
                         return fail(format!(
                             "no crowd scene '{name}'; there are: {}",

@@ -160,12 +160,17 @@ pub struct CrowdScene {
     pub walkers: Vec<Walker>,
     /// Walls, as their two ends.
     pub walls: Vec<(Vec2, Vec2)>,
+    /// How long it runs, if not as long as [`seconds`](Self::seconds) says.
+    pub time_limit: Option<f32>,
 }
 
 impl CrowdScene {
-    /// How long it runs: four times the longest straight line, and at
-    /// least 30 s.
+    /// How long it runs: its time limit if it has one, else four times the
+    /// longest straight line, and at least 30 s.
     pub fn seconds(&self) -> f32 {
+        if let Some(limit) = self.time_limit {
+            return limit;
+        }
         let longest = self
             .walkers
             .iter()
@@ -269,6 +274,7 @@ pub fn scene(name: &str, seed: u64) -> Option<CrowdScene> {
         name: NAMES.into_iter().find(|n| *n == name)?,
         walkers,
         walls,
+        time_limit: None,
     })
 }
 
