@@ -6,6 +6,7 @@ mod crowd;
 mod flocking;
 mod level;
 mod math;
+mod navigation;
 mod passes;
 mod schedule;
 
@@ -36,6 +37,10 @@ pub use level::{
     SteeringLevelPlugin, SteeringPath,
 };
 pub use math::{Dir, Vector};
+pub use navigation::{
+    Arrived, Goal, MovingObstacle, Navigate, NavigationAreas, NavigationRoute, NavigationSettings,
+    NavigationStatus, RouteEnd, SteeringNavigationPlugin, Unreachable,
+};
 pub use reynolds::crowd::AvoidParams;
 pub use reynolds::flock::FlockParams;
 pub use reynolds::spatial::GridAgent;
@@ -43,8 +48,8 @@ pub use schedule::{SteeringSchedule, SteeringSystems, run_one_fixed_step};
 
 /// Every steering capability, one plugin each, as avian's `PhysicsPlugins`:
 /// [`SteeringAgentPlugin`] (the agent and its step, which the others need),
-/// [`SteeringFlockingPlugin`], [`SteeringCrowdPlugin`] and
-/// [`SteeringLevelPlugin`]. One line adds
+/// [`SteeringFlockingPlugin`], [`SteeringCrowdPlugin`],
+/// [`SteeringLevelPlugin`] and [`SteeringNavigationPlugin`]. One line adds
 /// them all with the chapter's defaults; a game leaves a capability out
 /// with `.build().disable::<…>()`.
 ///
@@ -141,6 +146,7 @@ impl PluginGroup for SteeringPlugins {
             .add(SteeringFlockingPlugin)
             .add(SteeringCrowdPlugin)
             .add(SteeringLevelPlugin)
+            .add(SteeringNavigationPlugin)
     }
 }
 
@@ -183,6 +189,10 @@ pub mod prelude {
     pub use crate::level::{
         Containment, FollowPath, IgnoreObstacles, Obstacle, ObstacleIndex, SteeringLevelPlugin,
         SteeringPath,
+    };
+    pub use crate::navigation::{
+        Arrived, Goal, MovingObstacle, Navigate, NavigationStatus, SteeringNavigationPlugin,
+        Unreachable,
     };
     pub use crate::schedule::SteeringSystems;
     pub use reynolds::crowd::AvoidParams;

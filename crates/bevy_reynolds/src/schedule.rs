@@ -77,6 +77,9 @@ pub(crate) enum StepSystems {
     Measure,
     /// The neighbor grid and the obstacle index made.
     Index,
+    /// Navigating agents' routes planned, on the walkable ground made
+    /// again if an obstacle changed.
+    PlanRoutes,
     /// Each agent's [`Behavior`](crate::Behavior): its accumulator starts
     /// the step with these forces.
     Behave,
@@ -84,6 +87,8 @@ pub(crate) enum StepSystems {
     Flock,
     /// Path following's added.
     FollowPaths,
+    /// Navigating agents' routes followed.
+    FollowRoutes,
     /// Obstacle avoidance and containment: they look where the rest take
     /// the agent.
     AvoidObstacles,
@@ -97,6 +102,8 @@ pub(crate) enum StepSystems {
     /// Avoiding agents' bodies kept from passing into each other, after
     /// the step that moved them.
     KeepApart,
+    /// Navigating agents' bodies kept out of the level's obstacles.
+    KeepOnGround,
     /// Trails sampled.
     SampleTrails,
     /// Transforms written (when the plugins run outside the fixed loop).
@@ -108,7 +115,7 @@ impl StepSystems {
     const IN_STAGES: [(SteeringSystems, &'static [StepSystems]); 4] = [
         (
             SteeringSystems::Prepare,
-            &[Self::Settings, Self::Measure, Self::Index],
+            &[Self::Settings, Self::Measure, Self::Index, Self::PlanRoutes],
         ),
         (
             SteeringSystems::Behaviors,
@@ -116,13 +123,19 @@ impl StepSystems {
                 Self::Behave,
                 Self::Flock,
                 Self::FollowPaths,
+                Self::FollowRoutes,
                 Self::AvoidObstacles,
                 Self::AvoidAgents,
             ],
         ),
         (
             SteeringSystems::Integrate,
-            &[Self::RecordOutputs, Self::Move, Self::KeepApart],
+            &[
+                Self::RecordOutputs,
+                Self::Move,
+                Self::KeepApart,
+                Self::KeepOnGround,
+            ],
         ),
         (
             SteeringSystems::Writeback,

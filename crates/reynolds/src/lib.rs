@@ -10,6 +10,7 @@ pub mod level;
 pub mod math;
 pub mod measure;
 pub mod model;
+pub mod navigate;
 pub mod path;
 pub mod predict;
 pub mod spatial;

@@ -23,6 +23,7 @@ mod checks;
 pub mod crowd;
 mod experiments;
 pub mod figures;
+pub mod levels;
 mod scenario;
 mod soak;
 

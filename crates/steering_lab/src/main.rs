@@ -260,6 +260,10 @@ struct ScenarioArgs {
     /// or priority (the first group that asks for something).
     #[arg(long, default_value = "weighted", value_parser = parse_combine)]
     combine: Combine,
+    /// One of the lab's own levels (u-trap, maze, spiral, office), with its
+    /// start and goal: it replaces --start, --target and the obstacles.
+    #[arg(long, value_parser = parse_level)]
+    level: Option<String>,
     /// A circle to avoid, circle:X,Y,R (repeatable).
     #[arg(long, value_parser = parse_obstacle, allow_hyphen_values = true)]
     obstacle: Vec<(Vec2, f32)>,
@@ -291,6 +295,22 @@ struct ScenarioArgs {
 
 impl ScenarioArgs {
     fn scenario(&self) -> Scenario {
+        let scenario = self.given_scenario();
+        match self.level.as_deref().and_then(steering_lab::levels::named) {
+            Some(named) => Scenario {
+                start: named.start,
+                target: named.goal,
+                level: Level {
+                    contain: scenario.level.contain.clone(),
+                    ..named.level
+                },
+                ..scenario
+            },
+            None => scenario,
+        }
+    }
+
+    fn given_scenario(&self) -> Scenario {
         Scenario {
             behavior: self.behavior,
             start: self.start,
@@ -344,8 +364,21 @@ fn report_json(report: &Report) -> serde_json::Value {
         "max_cross_track_px": report.max_cross_track_px,
         "lap_s": report.lap_s,
         "max_outside_px": report.max_outside_px,
+        "route_px": report.route_px,
+        "walked_px": report.walked_px,
         "steps": report.steps,
     })
+}
+
+fn parse_level(name: &str) -> Result<String, String> {
+    if steering_lab::levels::NAMES.contains(&name) {
+        Ok(name.to_string())
+    } else {
+        Err(format!(
+            "no level '{name}'; there are: {}",
+            steering_lab::levels::NAMES.join(", ")
+        ))
+    }
 }
 
 fn trajectory_csv(report: &Report) -> String {

@@ -10,7 +10,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_reynolds::DEFAULT_SEED;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults;
-use bevy_reynolds::{Position, Velocity};
+use bevy_reynolds::{NavigationRoute, Position, Velocity};
 
 /// Which behavior the scenario's agent uses, toward or away from the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,11 +32,14 @@ pub enum BehaviorKind {
     /// [`FollowPath`] along the scenario's [`Level::path`] (and no other
     /// behavior).
     Path,
+    /// [`Navigate`] to the target: a route round the level's obstacles,
+    /// followed (and no other behavior).
+    Navigate,
 }
 
 impl BehaviorKind {
     /// Every kind, in the order of the command line's help.
-    pub const ALL: [BehaviorKind; 8] = [
+    pub const ALL: [BehaviorKind; 9] = [
         BehaviorKind::Seek,
         BehaviorKind::Arrive,
         BehaviorKind::Flee,
@@ -45,6 +48,7 @@ impl BehaviorKind {
         BehaviorKind::Wander,
         BehaviorKind::Graze,
         BehaviorKind::Path,
+        BehaviorKind::Navigate,
     ];
 
     /// The lowercase name used on the command line.
@@ -58,6 +62,7 @@ impl BehaviorKind {
             BehaviorKind::Wander => "wander",
             BehaviorKind::Graze => "graze",
             BehaviorKind::Path => "path",
+            BehaviorKind::Navigate => "navigate",
         }
     }
 
@@ -77,7 +82,7 @@ impl BehaviorKind {
             BehaviorKind::Evade => Behavior::Evade(target),
             BehaviorKind::Wander => Behavior::Wander,
             BehaviorKind::Graze => Behavior::Graze(target),
-            BehaviorKind::Path => Behavior::Idle,
+            BehaviorKind::Path | BehaviorKind::Navigate => Behavior::Idle,
         }
     }
 }
@@ -343,6 +348,11 @@ pub struct Report {
     pub lap_s: Option<f64>,
     /// The farthest the agent was outside its area, in pixels.
     pub max_outside_px: Option<f32>,
+    /// The length of the first route a navigating agent was given, in
+    /// pixels.
+    pub route_px: Option<f32>,
+    /// How far the agent walked, in pixels.
+    pub walked_px: f32,
     /// Fixed steps run.
     pub steps: u64,
     /// Every step, in order; the last is the final state.
@@ -599,6 +609,9 @@ impl Scenario {
                 level.path_loop,
             ))
         });
+        if self.behavior == BehaviorKind::Navigate {
+            world.entity_mut(agent).insert(Navigate::to_entity(target));
+        }
         if let (BehaviorKind::Path, Some(path)) = (self.behavior, &path) {
             world
                 .entity_mut(agent)
@@ -606,6 +619,7 @@ impl Scenario {
         }
 
         let dt = 1.0 / self.hz;
+        let mut route_px = None;
         let mut trajectory = Vec::with_capacity(self.steps() as usize + 1);
         trajectory.push(Sample {
             t: 0.0,
@@ -627,8 +641,16 @@ impl Scenario {
                 target: world.get::<Position>(target).map_or(Vec2::NAN, |p| p.0),
                 cursor: world.get::<FollowPath>(agent).map_or(0.0, |f| f.cursor),
             });
+            if route_px.is_none()
+                && let Some(route) = world.get::<NavigationRoute>(agent)
+                && route.points.len() > 1
+            {
+                route_px = Some(route.remaining(route.points[0]));
+            }
         });
-        Ok(self.measure(trajectory, path.as_deref()))
+        let mut report = self.measure(trajectory, path.as_deref());
+        report.route_px = route_px;
+        Ok(report)
     }
 
     fn measure(&self, trajectory: Vec<Sample>, path: Option<&SteeringPath>) -> Report {
@@ -698,7 +720,13 @@ impl Scenario {
                 .map(|s| bevy_reynolds::reynolds::level::outside_by(s.pos, points))
                 .fold(0.0f32, f32::max)
         });
+        let walked_px = trajectory
+            .windows(2)
+            .map(|w| w[0].pos.distance(w[1].pos))
+            .sum();
         Report {
+            route_px: None,
+            walked_px,
             min_clearance_px,
             reach_s,
             max_cross_track_px,

@@ -55,6 +55,13 @@ pub struct AvoidanceMemory {
 #[derive(Component, Debug, Default, Clone, Copy)]
 pub(crate) struct NoLookAhead;
 
+/// On an agent that follows a route ([`Navigate`](crate::Navigate)): the
+/// route already keeps its body clear of the still obstacles (a look-ahead
+/// at a door post would stop it in the door), so the look-ahead leaves
+/// the obstacles alone, and still keeps it inside its [`Containment`].
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub(crate) struct RouteKeepsClear;
+
 /// Whether there is an obstacle, or an agent kept inside an area: else
 /// avoidance has nothing to do, and does not visit every agent to find out.
 pub(super) fn anything_to_avoid(
@@ -82,7 +89,7 @@ type Avoiders<'w, 's> = Query<
         &'static SteeringParams,
         Option<&'static Containment>,
         Has<IgnoreObstacles>,
-        Has<NoLookAhead>,
+        (Has<NoLookAhead>, Has<RouteKeepsClear>),
         &'static mut AvoidanceMemory,
         &'static mut SteeringAccumulator,
         &'static mut WanderAngle,
@@ -103,12 +110,12 @@ pub(super) fn avoid_obstacles(index: Res<ObstacleIndex>, mut agents: Avoiders) {
                 params,
                 containment,
                 ignore,
-                elsewhere,
+                (crowd, route),
                 mut memory,
                 mut steering,
                 mut wander,
             ) = item;
-            let sees_obstacles = !(ignore || elsewhere || index.is_empty());
+            let sees_obstacles = !(ignore || crowd || route || index.is_empty());
             if !sees_obstacles && containment.is_none() {
                 forget(&mut memory);
                 return;

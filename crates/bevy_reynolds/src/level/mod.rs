@@ -10,8 +10,9 @@ mod paths;
 use bevy::prelude::*;
 
 pub use avoidance::AvoidanceMemory;
-pub(crate) use avoidance::NoLookAhead;
+pub(crate) use avoidance::{NoLookAhead, RouteKeepsClear};
 pub use containment::Containment;
+pub(crate) use obstacles::placer;
 pub use obstacles::{IgnoreObstacles, Obstacle, ObstacleIndex};
 pub use paths::{FollowPath, SteeringPath};
 

@@ -5,6 +5,7 @@
 
 use bevy::prelude::*;
 use reynolds::level::Shape;
+use reynolds::navigate::Solid;
 use reynolds::spatial::ShapeIndex;
 
 use crate::agent::{GroundPlane, Position, SteeringLengthUnit};
@@ -89,6 +90,24 @@ impl Obstacle {
         }
     }
 
+    /// The solid it is, for navigation, placed by `place` (a polygon is
+    /// solid inside).
+    pub(crate) fn solid(&self, place: impl Fn(Vector) -> Vector) -> Solid {
+        match self {
+            Obstacle::Circle { radius } => Solid::Circle {
+                center: place(Vector::ZERO),
+                radius: *radius,
+            },
+            Obstacle::Wall { a, b } => Solid::Wall {
+                a: place(*a),
+                b: place(*b),
+            },
+            Obstacle::Polygon { points } => {
+                Solid::Polygon(points.iter().map(|p| place(*p)).collect())
+            }
+        }
+    }
+
     /// Each shape it is made of, placed by `place` (local to world ground).
     fn for_each_shape(&self, place: impl Fn(Vector) -> Vector, mut each: impl FnMut(Shape)) {
         match self {
@@ -132,6 +151,33 @@ pub struct ObstacleIndex {
     /// How many obstacles there were when the shapes were last gathered,
     /// and how many were placed by a `Position` and had a transform.
     counts: [usize; 3],
+    /// How many times they were gathered.
+    generation: u64,
+}
+
+impl ObstacleIndex {
+    /// How many times the shapes were gathered again (after an obstacle
+    /// was added, changed, moved or removed): a new number means something
+    /// may have changed.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
+/// Where an obstacle's local points are on the ground: offset by its
+/// [`Position`] if it has one, else through its transform.
+pub(crate) fn placer(
+    ground: GroundPlane,
+    position: Option<&Position>,
+    global: Option<&GlobalTransform>,
+) -> impl Fn(Vector) -> Vector {
+    let position = position.map(|p| p.0);
+    let global = global.copied();
+    move |local: Vector| match (position, global) {
+        (Some(p), _) => p + local,
+        (None, Some(g)) => ground.to_ground(g.transform_point(ground.place(local, Vec3::ZERO))),
+        (None, None) => local,
+    }
 }
 
 /// Logs a bad obstacle once, when it is added or changed.
@@ -193,20 +239,14 @@ pub(super) fn index_obstacles(
     index.counts = counts;
     let changed = gone || ground.is_changed() || unit.is_changed() || !moved.is_empty();
     if changed {
+        index.generation += 1;
         index.shapes.clear();
         for (entity, obstacle, position, global) in &obstacles {
             // Without building the message `problem` makes.
             if !obstacle.is_valid() {
                 continue;
             }
-            let ground = *ground;
-            let place = |local: Vector| match (position, global) {
-                (Some(p), _) => p.0 + local,
-                (None, Some(g)) => {
-                    ground.to_ground(g.transform_point(ground.place(local, Vec3::ZERO)))
-                }
-                (None, None) => local,
-            };
+            let place = placer(*ground, position, global);
             let mut part = 0;
             obstacle.for_each_shape(place, |shape| {
                 if shape.is_valid() {

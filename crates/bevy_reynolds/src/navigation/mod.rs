@@ -1,0 +1,230 @@
+//! Navigation ([`SteeringNavigationPlugin`]): send an agent anywhere it can
+//! reach with [`Navigate`], and it finds the shortest way there for its
+//! body through the level's [`Obstacle`](crate::Obstacle)s and follows it. Planar.
+
+mod areas;
+mod routes;
+
+use bevy::prelude::*;
+
+pub use areas::NavigationAreas;
+pub use reynolds::navigate::RouteEnd;
+
+use crate::agent::SteeringAgent;
+use crate::level::RouteKeepsClear;
+use crate::math::Vector;
+use crate::schedule::{SteeringSchedule, StepSystems};
+
+/// Sends an agent somewhere: the plugin finds the shortest route there for
+/// its body (its [`radius`](crate::SteeringParams::radius) and
+/// [`clearance`](Self::clearance)) round every [`Obstacle`](crate::Obstacle), inside its
+/// [`Containment`](crate::Containment) if it has one, and the agent follows
+/// it corner to corner and arrives at its end. Every other behavior,
+/// containment and [`AvoidAgents`](crate::AvoidAgents) still apply; the
+/// level's look-ahead leaves still obstacles to the route (it would stop
+/// the agent at every door post the route passes close by), and a
+/// [`MovingObstacle`] is avoided by [`AvoidAgents`](crate::AvoidAgents).
+/// Its [`NavigationStatus`] says how it is going, and [`Arrived`] or
+/// [`Unreachable`] is triggered on the agent when it ends.
+///
+/// Give it no [`Behavior`](crate::Behavior) (or `Behavior::Idle`): the
+/// route is its behavior.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_reynolds::prelude::*;
+/// use bevy_reynolds::Position;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
+/// // A wall between the agent and where it is sent.
+/// app.world_mut().spawn(Obstacle::wall(Vec2::new(0.0, -200.0), Vec2::new(0.0, 200.0)));
+/// app.world_mut()
+///     .spawn((Navigate::to(Vec2::new(300.0, 0.0)), Position::new(-300.0, 0.0)))
+///     .observe(|arrived: On<Arrived>| info!("{} is there", arrived.entity));
+/// app.update();
+/// ```
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(SteeringAgent, NavigationStatus, NavigationRoute)]
+pub struct Navigate {
+    /// Where to.
+    pub goal: Goal,
+    /// How far beyond its body the route keeps from every obstacle, as a
+    /// share of the body's radius: 0.25. The agent cuts a corner by at most
+    /// this much, so it never touches what it goes round.
+    pub clearance: f32,
+}
+
+impl Navigate {
+    /// Sends the agent to `point`.
+    pub fn to(point: Vector) -> Self {
+        Self {
+            goal: Goal::Point(point),
+            clearance: 0.25,
+        }
+    }
+
+    /// Sends the agent to an entity (placed by its
+    /// [`Position`](crate::Position) or its transform), planned again when
+    /// it moves off the route's end.
+    pub fn to_entity(entity: Entity) -> Self {
+        Self {
+            goal: Goal::Entity(entity),
+            clearance: 0.25,
+        }
+    }
+}
+
+/// Where a [`Navigate`] agent goes.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+pub enum Goal {
+    /// A point on the ground.
+    Point(Vector),
+    /// An entity, where it is.
+    Entity(Entity),
+}
+
+/// How a [`Navigate`] agent is doing.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub enum NavigationStatus {
+    /// Waiting for its route (routes are found a few at a time, at most
+    /// [`NavigationSettings::routes_per_step`] a step).
+    #[default]
+    Planning,
+    /// On its way.
+    Following,
+    /// At the goal (or the nearest place to it a body fits, if the goal is
+    /// inside an obstacle or off the ground).
+    Arrived,
+    /// The goal has no way to it: going to the nearest place that has.
+    Unreachable,
+}
+
+/// Triggered on a [`Navigate`] agent when it reaches the end of its route.
+#[derive(EntityEvent, Debug, Clone, Copy, PartialEq)]
+pub struct Arrived {
+    /// The agent.
+    pub entity: Entity,
+}
+
+/// Triggered on a [`Navigate`] agent whose goal has no way to it (it goes
+/// to the nearest place that has).
+#[derive(EntityEvent, Debug, Clone, Copy, PartialEq)]
+pub struct Unreachable {
+    /// The agent.
+    pub entity: Entity,
+}
+
+/// A [`Navigate`] agent's route: the corners it goes through, and the one
+/// it heads for.
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct NavigationRoute {
+    /// From where it was planned to its end.
+    pub points: Vec<Vector>,
+    /// The index of the corner it heads for.
+    pub corner: usize,
+    /// The goal it was planned for.
+    pub(crate) planned_for: Option<Vector>,
+    /// The walkable area's generation it was planned on.
+    pub(crate) generation: u64,
+}
+
+impl NavigationRoute {
+    /// Its length still to go from `pos`.
+    pub fn remaining(&self, pos: Vector) -> f32 {
+        match self.points.get(self.corner..) {
+            Some([first, rest @ ..]) if !self.points.is_empty() => {
+                pos.distance(*first)
+                    + rest
+                        .iter()
+                        .scan(*first, |prev, p| {
+                            let d = prev.distance(*p);
+                            *prev = *p;
+                            Some(d)
+                        })
+                        .sum::<f32>()
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// An [`Obstacle`](crate::Obstacle) that moves (a cart, a door that swings): avoided where
+/// agents meet it, never carved out of the routes' ground. Every other
+/// obstacle is still: routes go round it, and adding, moving or removing
+/// one makes the ground again and plans again the routes it touches.
+/// Obstacles on agents are moving ones without it.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct MovingObstacle;
+
+/// How navigation spends its time.
+#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Resource, Debug, PartialEq)]
+pub struct NavigationSettings {
+    /// The most routes found in one step: agents given goals all at once
+    /// get their routes over the next steps instead of in one long step.
+    /// 64.
+    pub routes_per_step: usize,
+}
+
+impl Default for NavigationSettings {
+    fn default() -> Self {
+        Self {
+            routes_per_step: 64,
+        }
+    }
+}
+
+/// Navigation: each [`Navigate`] agent's route planned in
+/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare) (after the
+/// [`ObstacleIndex`](crate::ObstacleIndex), on the
+/// [`NavigationAreas`] made from it), and followed in
+/// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors), after
+/// path following, in [`Priority::Normal`](crate::Priority::Normal). Needs
+/// [`SteeringLevelPlugin`](crate::SteeringLevelPlugin), which indexes the
+/// obstacles.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SteeringNavigationPlugin;
+
+impl Plugin for SteeringNavigationPlugin {
+    fn build(&self, app: &mut App) {
+        let schedule = SteeringSchedule::of(app, "SteeringNavigationPlugin");
+        app.register_type::<Navigate>()
+            .register_type::<NavigationStatus>()
+            .register_type::<NavigationRoute>()
+            .register_type::<MovingObstacle>()
+            .register_type::<NavigationSettings>()
+            .init_resource::<NavigationSettings>()
+            .init_resource::<NavigationAreas>()
+            // The route keeps it clear of still obstacles, and the level's
+            // look-ahead leaves them to it; again when it stops navigating.
+            .register_required_components::<Navigate, RouteKeepsClear>()
+            .add_observer(look_ahead_again)
+            .add_systems(
+                schedule,
+                (
+                    (areas::gather_solids, routes::plan_routes)
+                        .chain()
+                        .run_if(any_with_component::<Navigate>)
+                        .in_set(StepSystems::PlanRoutes),
+                    routes::follow_routes
+                        .run_if(any_with_component::<Navigate>)
+                        .in_set(StepSystems::FollowRoutes),
+                    routes::keep_on_ground
+                        .run_if(any_with_component::<Navigate>)
+                        .in_set(StepSystems::KeepOnGround),
+                ),
+            );
+    }
+}
+
+/// An agent that stops navigating is the level's look-ahead's again.
+fn look_ahead_again(removed: On<Remove, Navigate>, mut commands: Commands) {
+    if let Ok(mut agent) = commands.get_entity(removed.entity) {
+        agent.try_remove::<RouteKeepsClear>();
+    }
+}
