@@ -99,17 +99,18 @@ fn a_wall_dropped_across_the_way_is_gone_round_and_its_gap_used_when_it_goes() {
         app.world_mut()
             .entity_mut(agent)
             .observe(|_: On<Arrived>, mut ended: ResMut<Ended>| ended.arrived += 1);
-        run_steps(&mut app, hz as u64, |_| {});
+        // 1.5 s in, it is on its way under the U, heading right.
+        run_steps(&mut app, (hz * 1.5) as u64, |_| {});
         let before = app.world().get::<NavigationRoute>(agent).unwrap().clone();
-        // Across the way it takes, under the U, from the U to far below.
+        // Across the stretch it is on, under the U, from the U to far below.
         let blocker = app
             .world_mut()
             .spawn((
-                Obstacle::wall(Vec2::new(150.0, -120.0), Vec2::new(150.0, -600.0)),
+                Obstacle::wall(Vec2::new(250.0, -120.0), Vec2::new(250.0, -600.0)),
                 Position(Vec2::ZERO),
             ))
             .id();
-        let blocked = |p: Vec2| p.x > 140.0 && p.x < 160.0 && p.y < -110.0;
+        let blocked = |p: Vec2| p.x > 240.0 && p.x < 260.0 && p.y < -110.0;
         run_steps(&mut app, 2, |_| {});
         let after = app.world().get::<NavigationRoute>(agent).unwrap().clone();
         assert_ne!(before.points, after.points, "at {hz} Hz");
@@ -126,8 +127,8 @@ fn a_wall_dropped_across_the_way_is_gone_round_and_its_gap_used_when_it_goes() {
             let p = world.get::<Position>(agent).unwrap().0;
             let wall = bevy_reynolds::reynolds::math::closest_on_segment(
                 p,
-                Vec2::new(150.0, -120.0),
-                Vec2::new(150.0, -600.0),
+                Vec2::new(250.0, -120.0),
+                Vec2::new(250.0, -600.0),
             );
             least = least.min(p.distance(wall) - BODY);
         });

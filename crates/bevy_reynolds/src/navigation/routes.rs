@@ -75,12 +75,10 @@ pub(super) fn plan_routes(
         let moved_off = route
             .planned_for
             .is_none_or(|planned| planned.distance(goal) > body.max(f32::EPSILON));
-        let stale = areas.touches(
-            route.generation,
-            &route.points[route.corner.min(route.points.len())..],
-            body,
-        ) || (*status == NavigationStatus::Unreachable
-            && route.generation != areas.generation());
+        // What is left of it: from the corner it last passed on.
+        let ahead = route.corner.saturating_sub(1).min(route.points.len());
+        let stale = areas.touches(route.generation, &route.points[ahead..], body)
+            || (*status == NavigationStatus::Unreachable && route.generation != areas.generation());
         // Pushed off its way (by a crowd, or swinging wide round a
         // corner) farther than twice its body: a new route from where it is.
         let off_route = match route
