@@ -191,8 +191,10 @@ fn the_cli_prints_one_json_object_with_exactly_the_fields() {
             "overshoot_px",
             "reach_s",
             "reached",
+            "route_px",
             "settle_s",
-            "steps"
+            "steps",
+            "walked_px"
         ]
     );
     let overshoot = json["overshoot_px"].as_f64().unwrap();
