@@ -75,10 +75,11 @@ impl NavigationAreas {
         let index = match found {
             Some(i) => i,
             None => {
+                // Made below, reaching the points it is first asked for.
                 self.areas.push(Area {
                     body,
                     within: within.map(<[Vector]>::to_vec),
-                    around: Vec::new(),
+                    around: points.iter().copied().filter(|p| p.is_finite()).collect(),
                     generation: u64::MAX,
                     walkable: WalkableArea::new(&[], Ground::Open { around: &[] }, body),
                 });
@@ -87,6 +88,7 @@ impl NavigationAreas {
         };
         let area = &mut self.areas[index];
         let outside = area.within.is_none()
+            && area.generation != u64::MAX
             && points
                 .iter()
                 .any(|p| p.is_finite() && !area.walkable.covers(*p));
