@@ -1,9 +1,12 @@
 //! A level: a walled field with rocks, an inner wall and a patrol path.
 //! Patrollers (blue) follow the path round; grazers (green) wander and flee
-//! the mouse; no one walks into a rock or through a wall, and everyone
-//! stays inside the field. The panel tunes the look-ahead and clearance
-//! live; the debug view draws the rocks, walls, the path and where each
-//! patroller aims.
+//! the mouse; travellers (orange) go where they are sent, finding the way
+//! round everything: click on the ground to send the selected travellers
+//! there, click on a traveller to select or leave it (all start selected,
+//! and start sent to the far corner). No one walks into a rock or through a
+//! wall, and everyone stays inside the field. The panel tunes the
+//! look-ahead and clearance live; the debug view draws the rocks, walls,
+//! the path, where each patroller aims and each traveller's route.
 //!
 //! ```sh
 //! cargo run --example level
@@ -31,6 +34,9 @@ const GREEN: Color = Color::srgb_u8(47, 158, 68);
 const ROCK: Color = Color::srgb_u8(120, 108, 92);
 const PATH: Color = Color::srgb_u8(200, 170, 60);
 const FAINT: Color = Color::srgb_u8(70, 78, 90);
+const ORANGE: Color = Color::srgb_u8(240, 140, 30);
+/// A traveller left out of the selection.
+const DULL_ORANGE: Color = Color::srgb_u8(130, 90, 50);
 
 /// The agents' body radius, in pixels.
 const BODY: f32 = 8.0;
@@ -46,6 +52,9 @@ struct Args {
     /// How many patrollers on the path.
     #[arg(long, default_value_t = 6)]
     patrollers: usize,
+    /// How many travellers, sent where you click.
+    #[arg(long, default_value_t = 4)]
+    travellers: usize,
     /// The seed, and an unattended run.
     #[command(flatten)]
     run: RunArgs,
@@ -133,7 +142,12 @@ struct Mouse;
 enum Kind {
     Patroller,
     Grazer,
+    Traveller,
 }
+
+/// A traveller that a click on the ground sends.
+#[derive(Component)]
+struct Selected;
 
 /// The closest any body came to a rock, a wall or the edge, over the run,
 /// and where it was then.
@@ -173,7 +187,11 @@ fn main() -> AppExit {
         )
         .add_systems(
             Update,
-            (follow_mouse, write_report.run_if(common::report_due)),
+            (
+                follow_mouse,
+                send_travellers.after(follow_mouse),
+                write_report.run_if(common::report_due),
+            ),
         );
     app.run()
 }
@@ -218,6 +236,21 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
             AgentColor(BLUE),
         ));
     }
+    // Travellers wait by the inner wall, sent to the far corner behind
+    // the rocks.
+    let far_corner = Vec2::new(WINDOW_WIDTH - 90.0, WINDOW_HEIGHT - 90.0);
+    for i in 0..args.travellers {
+        let start = Vec2::new(60.0 + 30.0 * (i % 4) as f32, 290.0 - 30.0 * (i / 4) as f32);
+        commands.spawn((
+            Kind::Traveller,
+            Selected,
+            Navigate::to(far_corner + Vec2::new(-25.0 * (i % 2) as f32, -25.0 * (i / 2) as f32)),
+            AvoidAgents::default(),
+            inside.clone(),
+            Position(start),
+            AgentColor(ORANGE),
+        ));
+    }
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(placement.0);
     let mut placed = 0;
     while placed < args.grazers {
@@ -258,6 +291,59 @@ fn follow_mouse(
     }
 }
 
+/// A click on a traveller selects it or leaves it out; a click anywhere
+/// else sends every selected traveller there, each to a place of its own
+/// round it.
+fn send_travellers(
+    buttons: Res<ButtonInput<MouseButton>>,
+    panel: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform)>,
+    mut travellers: Query<(
+        Entity,
+        &Position,
+        &mut Navigate,
+        &mut AgentColor,
+        Has<Selected>,
+    )>,
+    mut commands: Commands,
+) {
+    // A click on the panel is the panel's.
+    if !buttons.just_pressed(MouseButton::Left)
+        || panel.is_some_and(|p| p.wants_pointer_input() || p.is_pointer_over_area())
+    {
+        return;
+    }
+    let Some(click) = cursor_in_world(&window, &camera) else {
+        return;
+    };
+    let clicked = travellers
+        .iter_mut()
+        .filter(|(_, pos, ..)| pos.0.distance(click) <= 2.0 * BODY)
+        .min_by(|a, b| a.1.0.distance(click).total_cmp(&b.1.0.distance(click)));
+    if let Some((entity, _, _, mut color, selected)) = clicked {
+        if selected {
+            commands.entity(entity).remove::<Selected>();
+            color.0 = DULL_ORANGE;
+        } else {
+            commands.entity(entity).insert(Selected);
+            color.0 = ORANGE;
+        }
+        return;
+    }
+    // Each to a place of its own round the click, on a sunflower's
+    // spiral: one body and more between any two.
+    let mut places = (0..).map(|i: u32| {
+        let (r, angle) = (2.2 * BODY * (i as f32).sqrt(), i as f32 * 2.399_963);
+        click + Vec2::from_angle(angle) * r
+    });
+    for (_, _, mut navigate, _, selected) in &mut travellers {
+        if selected && let Some(place) = places.next() {
+            navigate.goal = Goal::Point(place);
+        }
+    }
+}
+
 /// Each step, the closest any body came to a rock, a wall or the edge.
 fn measure_clearance(
     field: Res<Field>,
@@ -278,16 +364,31 @@ fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     least: Res<LeastClearance>,
-    agents: Query<(&Kind, &Position, &Velocity, Option<&FollowPath>)>,
+    agents: Query<(
+        &Kind,
+        &Position,
+        &Velocity,
+        Option<&FollowPath>,
+        Option<&Navigate>,
+    )>,
 ) {
     let agents: Vec<_> = agents
         .iter()
-        .map(|(kind, pos, vel, follow)| {
+        .map(|(kind, pos, vel, follow, navigate)| {
+            let goal = navigate.and_then(|n| match n.goal {
+                Goal::Point(p) => Some([p.x, p.y]),
+                Goal::Entity(_) => None,
+            });
             json!({
-                "kind": match kind { Kind::Patroller => "patroller", Kind::Grazer => "grazer" },
+                "kind": match kind {
+                    Kind::Patroller => "patroller",
+                    Kind::Grazer => "grazer",
+                    Kind::Traveller => "traveller",
+                },
                 "pos": [pos.x, pos.y],
                 "vel": [vel.x, vel.y],
                 "cursor": follow.map(|f| f.cursor),
+                "goal": goal,
             })
         })
         .collect();

@@ -1,5 +1,6 @@
 //! Whole worlds, fuzzed: random agents, behaviors, blends, overrides,
-//! flocking and targets, then settings, wrap rectangles, positions and
+//! flocking, crowds, agents navigating to points and to other agents, and
+//! targets, then settings, wrap rectangles, positions and
 //! velocities overwritten mid-run with NaN, zero, negative, inverted and
 //! huge values, and targets despawned. After every step: no panic, and every
 //! position, velocity, heading, force, desired velocity and transform
@@ -237,6 +238,7 @@ struct AgentSpec {
     contain: Option<Vec<Vec2>>,
     path: Option<(Vec<Vec2>, bool, f32)>,
     ignore_obstacles: bool,
+    navigate: Option<(TargetSpec, f32)>,
 }
 
 fn agent() -> impl Strategy<Value = AgentSpec> {
@@ -250,8 +252,11 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
             proptest::option::weighted(0.5, avoid_agents()),
         ),
         proptest::option::weighted(0.3, points()),
-        proptest::option::weighted(0.3, (points(), any::<bool>(), hostile())),
-        proptest::bool::weighted(0.1),
+        (
+            proptest::option::weighted(0.3, (points(), any::<bool>(), hostile())),
+            proptest::bool::weighted(0.1),
+            proptest::option::weighted(0.3, (target(), hostile())),
+        ),
     )
         .prop_map(
             |(
@@ -261,8 +266,7 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
                 overrides,
                 (flocking, avoid),
                 contain,
-                path,
-                ignore_obstacles,
+                (path, ignore_obstacles, navigate),
             )| {
                 AgentSpec {
                     pos,
@@ -274,6 +278,7 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
                     contain,
                     path,
                     ignore_obstacles,
+                    navigate,
                 }
             },
         )
@@ -406,6 +411,13 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
     }
     if spec.ignore_obstacles {
         agent.insert(IgnoreObstacles);
+    }
+    if let Some((goal, clearance)) = spec.navigate {
+        let goal = match resolve(goal, agents) {
+            Target::Entity(entity) => Goal::Entity(entity),
+            Target::Point(p) => Goal::Point(p),
+        };
+        agent.insert(Navigate { goal, clearance });
     }
     agent.id()
 }

@@ -1,7 +1,8 @@
 //! Debug drawing (feature `render`): agent bodies, trails, the radii around
 //! a target, velocity and desired-velocity arrows, each crowd agent's
 //! soonest meeting, and a level's obstacles, walls, paths, each follower's
-//! aim and each agent's avoidance look-ahead, tessellated with lyon.
+//! aim, each navigating agent's route and each agent's avoidance
+//! look-ahead, tessellated with lyon.
 //!
 //! It stays cheap with many agents: every body shares one mesh, and one
 //! material per color, so Bevy batches them; all trails are one mesh, and
@@ -31,6 +32,7 @@ use crate::agent::{DesiredVelocity, Position, SteeringAgent, SteeringSettings, T
 use crate::crowd::AvoidAgents;
 use crate::flocking::NeighborGrid;
 use crate::level::{AvoidanceMemory, FollowPath, ObstacleIndex};
+use crate::navigation::{NavigationRoute, NavigationStatus};
 
 /// Draws agents and what steers them. Adds lyon's `ShapePlugin` if the app
 /// does not have it yet.
@@ -58,7 +60,8 @@ pub struct DebugDraw {
     pub radii_color: Color,
     /// Every [`Obstacle`](crate::Obstacle) (as the plugin indexed it this
     /// step), every [`FollowPath`]'s path and the point its follower aims
-    /// at.
+    /// at, and what is left of each [`Navigate`](crate::Navigate) agent's
+    /// route, in the agent's color.
     pub level: bool,
     /// The line each agent looks along for obstacles, as long as it looks.
     pub look_ahead: bool,
@@ -647,6 +650,12 @@ fn draw_level(
     mut target: Query<(&Mesh2d, &mut Visibility), With<LevelLines>>,
     followers: Query<(&FollowPath, Option<&AgentColor>)>,
     lookers: Query<(&Position, &AvoidanceMemory), With<SteeringAgent>>,
+    travellers: Query<(
+        &Position,
+        &NavigationRoute,
+        &NavigationStatus,
+        Option<&AgentColor>,
+    )>,
     mut buffers: Local<MeshBuffers>,
     mut drawn: Local<Vec<usize>>,
 ) {
@@ -684,6 +693,19 @@ fn draw_level(
             }
             let color = linear(color.copied().unwrap_or_default().0);
             buffers.disc(follow.aim, 3.0, 8, color);
+        }
+        for (pos, route, status, color) in &travellers {
+            let ahead = route.points.get(route.corner..).unwrap_or_default();
+            if *status == NavigationStatus::Arrived || ahead.is_empty() {
+                continue;
+            }
+            let color = linear(color.copied().unwrap_or_default().0);
+            let mut from = pos.0;
+            for corner in ahead {
+                buffers.line(from, *corner, 1.5, color);
+                from = *corner;
+            }
+            buffers.disc(from, 4.0, 12, color);
         }
     }
     if draw.look_ahead {

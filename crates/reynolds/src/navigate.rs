@@ -60,6 +60,9 @@ pub enum Solid {
     /// A closed polygon, solid inside: its corners in order (either way
     /// round).
     Polygon(Vec<Vec2>),
+    /// A closed ring of walls through these corners, in order: a body
+    /// inside stays inside, one outside stays out.
+    Ring(Vec<Vec2>),
 }
 
 impl Solid {
@@ -71,7 +74,9 @@ impl Solid {
                 center.is_finite() && radius.is_finite() && *radius >= 0.0
             }
             Solid::Wall { a, b } => a.is_finite() && b.is_finite(),
-            Solid::Polygon(points) => !points.is_empty() && points.iter().all(|p| p.is_finite()),
+            Solid::Polygon(points) | Solid::Ring(points) => {
+                !points.is_empty() && points.iter().all(|p| p.is_finite())
+            }
         }
     }
 }
@@ -190,8 +195,9 @@ impl WalkableArea {
                 } else {
                     (Vec2::ZERO, Vec2::ZERO)
                 };
-                // Room to walk round the outermost solids.
-                let margin = body.max(1.0) + 0.05 * (max - min).max_element();
+                // Room to walk round the outermost solids (in proportion,
+                // so that a level scaled to other units is the same).
+                let margin = grow + 0.05 * (max - min).max_element();
                 let (min, max) = (min - margin, max + margin);
                 vec![min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)]
             }
@@ -341,7 +347,11 @@ impl WalkableArea {
             points.push(goal);
         }
         points.dedup();
-        let length = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+        let length: f32 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+        if !length.is_finite() {
+            // Ground near f32::MAX: no route a body can follow.
+            return None;
+        }
         Some(Route {
             points,
             length,
@@ -381,7 +391,8 @@ impl WalkableArea {
                     for (i, a) in corners.iter().enumerate() {
                         let q = closest_on_segment(p, *a, corners[(i + 1) % corners.len()]);
                         let d = p.distance_squared(q);
-                        if best.is_none_or(|(bd, _, _)| d < bd) {
+                        // (Ground near f32::MAX has corners at infinity.)
+                        if q.is_finite() && d.is_finite() && best.is_none_or(|(bd, _, _)| d < bd) {
                             best = Some((d, q, middle));
                             best_piece = index;
                         }
@@ -391,7 +402,8 @@ impl WalkableArea {
         }
         let (_, q, middle) = best?;
         // A hair toward its polygon's middle, so the search places it there.
-        Some((q + (middle - q) * 1e-3, best_piece))
+        let inside = q + (middle - q) * 1e-3;
+        Some((if inside.is_finite() { inside } else { q }, best_piece))
     }
 }
 

@@ -248,9 +248,33 @@ pub fn flock_app(n: usize, seed: u64, threads: Option<usize>) -> App {
 const LEVEL_CELLS: usize = 32;
 const LEVEL_CELL: f32 = 125.0;
 
-/// `n` agents in a 4,000 px square level of `obstacles` obstacles (up to
-/// 1,024): one in five a wall 40 to 80 px long at any angle, the rest rocks
-/// of radius 10 to 30, one to a 125 px cell, at least 15 px apart. Every
+/// The level workload's side: 4,000 px.
+pub const LEVEL_SIDE: f32 = LEVEL_CELLS as f32 * LEVEL_CELL;
+
+/// The level workload's obstacles (up to 1,024), each with where it is: one
+/// in five a wall 40 to 80 px long at any angle, the rest rocks of radius
+/// 10 to 30, one to a 125 px cell of the [`LEVEL_SIDE`] square, at least
+/// 15 px apart.
+pub fn level_obstacles(obstacles: usize, rng: &mut Xoshiro128PlusPlus) -> Vec<(Vec2, Obstacle)> {
+    (0..obstacles.min(LEVEL_CELLS * LEVEL_CELLS))
+        .map(|i| {
+            let cell = Vec2::new((i % LEVEL_CELLS) as f32, (i / LEVEL_CELLS) as f32);
+            let center = (cell + 0.5) * LEVEL_CELL
+                + Vec2::new(rng.random_range(-20.0..20.0), rng.random_range(-20.0..20.0));
+            let obstacle = if i % 5 == 0 {
+                let half = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::PI))
+                    * rng.random_range(20.0..40.0);
+                Obstacle::wall(-half, half)
+            } else {
+                Obstacle::circle(rng.random_range(10.0..30.0))
+            };
+            (center, obstacle)
+        })
+        .collect()
+}
+
+/// `n` agents in the [`LEVEL_SIDE`] square level of `obstacles`
+/// obstacles ([`level_obstacles`]). Every
 /// agent (body radius 4) stays inside the square by containment and
 /// combines by priority; in turn they wander, seek the target circling
 /// (500, 350) (so seekers and arrivers cross the rocks to the level's
@@ -258,7 +282,7 @@ const LEVEL_CELL: f32 = 125.0;
 /// paths (a rectangle each, round the middle at eight sizes, radius 20).
 /// Agents start outside every obstacle. One `update` is one fixed step.
 pub fn level_app(n: usize, obstacles: usize, seed: u64, threads: Option<usize>) -> App {
-    let side = LEVEL_CELLS as f32 * LEVEL_CELL;
+    let side = LEVEL_SIDE;
     let settings = SteeringSettings {
         agent: SteeringParams {
             radius: 4.0,
@@ -272,20 +296,9 @@ pub fn level_app(n: usize, obstacles: usize, seed: u64, threads: Option<usize>) 
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let world = app.world_mut();
 
-    let mut shapes = Vec::new();
-    for i in 0..obstacles.min(LEVEL_CELLS * LEVEL_CELLS) {
-        let cell = Vec2::new((i % LEVEL_CELLS) as f32, (i / LEVEL_CELLS) as f32);
-        let center = (cell + 0.5) * LEVEL_CELL
-            + Vec2::new(rng.random_range(-20.0..20.0), rng.random_range(-20.0..20.0));
-        let obstacle = if i % 5 == 0 {
-            let half = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::PI))
-                * rng.random_range(20.0..40.0);
-            Obstacle::wall(-half, half)
-        } else {
-            Obstacle::circle(rng.random_range(10.0..30.0))
-        };
-        shapes.push((center, obstacle.clone()));
-        world.spawn((obstacle, Position(center)));
+    let shapes = level_obstacles(obstacles, &mut rng);
+    for (center, obstacle) in &shapes {
+        world.spawn((obstacle.clone(), Position(*center)));
     }
     // Clear of every obstacle by a body and more (the cells' middles are).
     let clear = |p: Vec2| {

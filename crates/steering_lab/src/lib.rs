@@ -24,6 +24,8 @@ pub mod crowd;
 mod experiments;
 pub mod figures;
 pub mod levels;
+pub mod memory;
+pub mod routes;
 mod scenario;
 mod soak;
 

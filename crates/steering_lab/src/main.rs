@@ -117,6 +117,43 @@ enum Command {
         #[arg(long)]
         seconds: Option<f32>,
     },
+    /// Time navigation on the level workload's square of obstacles: the
+    /// walkable area built and routes answered (beside Polyanya on a mesh
+    /// of its own, as vleue_navigator builds one), then the plugin's steps
+    /// when every agent is sent somewhere new at once, and optionally a
+    /// long run of agents sent on and on while rocks come and go. One JSON
+    /// line each; the soak exits 1 if memory grows or a value is not
+    /// finite.
+    Routes {
+        /// How many obstacles (at most 1,024).
+        #[arg(long, default_value_t = 1_000)]
+        obstacles: usize,
+        /// How many routes to time.
+        #[arg(long, default_value_t = 1_000)]
+        routes: usize,
+        /// How many times to build each area.
+        #[arg(long, default_value_t = 5)]
+        builds: usize,
+        /// How many navigating agents in the plugin's world.
+        #[arg(long, default_value_t = 1_000)]
+        agents: usize,
+        /// Steps timed while they walk, and again after they are sent.
+        #[arg(long, default_value_t = 120)]
+        steps: usize,
+        /// Also run the soak for this many simulated seconds.
+        #[arg(long)]
+        soak_seconds: Option<f64>,
+        /// Routes asked for a step (`NavigationSettings::routes_per_step`;
+        /// the plugin's default if not given).
+        #[arg(long)]
+        routes_per_step: Option<usize>,
+        /// Threads in Bevy's compute pool (one a core if not given).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The seed of the level, the places and the goals.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Draw the chapter's figures as PNG files into a folder.
     Figures {
         /// The folder to write into (made if missing).
@@ -397,7 +434,12 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Counts the bytes the program holds, for the navigation lab's memory.
+#[global_allocator]
+static ALLOCATOR: steering_lab::memory::Counting = steering_lab::memory::Counting;
+
 fn main() -> ExitCode {
+    steering_lab::memory::mark_installed();
     let cli = Cli::parse();
     match cli.command {
         Command::Scenario(args) => {
@@ -654,6 +696,101 @@ fn main() -> ExitCode {
                 return fail(format!("cannot write the trace: {error}"));
             }
             ExitCode::SUCCESS
+        }
+        Command::Routes {
+            obstacles,
+            routes,
+            builds,
+            agents,
+            steps,
+            soak_seconds,
+            routes_per_step,
+            threads,
+            seed,
+        } => {
+            use steering_lab::routes;
+            if let Some(bad) = soak_seconds
+                .filter(|s| !(s.is_finite() && *s > 0.0 && s * BENCH_HZ <= MAX_STEPS as f64))
+            {
+                return fail(format_args!(
+                    "--soak-seconds: must be positive and at most {} s, not {bad}",
+                    MAX_STEPS as f64 / BENCH_HZ
+                ));
+            }
+            let r = routes::routes_workload(obstacles, routes, builds, seed);
+            println!(
+                "{}",
+                json!({
+                    "workload": "routes",
+                    "obstacles": r.obstacles,
+                    "body": routes::ROUTE_BODY,
+                    "builds": r.builds,
+                    "build_ms": r.build_ms,
+                    "polygons": r.polygons,
+                    "area_bytes": r.area_bytes,
+                    "routes": r.routes,
+                    "route_us_median": r.route_us.0,
+                    "route_us_p99": r.route_us.1,
+                    "mean_length_px": r.mean_length,
+                    "peer": "polyanya 0.17 on its own mesh (vleue_navigator's way)",
+                    "peer_build_ms": r.peer_build_ms,
+                    "peer_polygons": r.peer_polygons,
+                    "peer_bytes": r.peer_bytes,
+                    "peer_route_us_median": r.peer_route_us.0,
+                    "peer_route_us_p99": r.peer_route_us.1,
+                    "peer_failed": r.peer_failed,
+                    "length_vs_peer_min": r.length_ratio.0,
+                    "length_vs_peer_median": r.length_ratio.1,
+                    "length_vs_peer_max": r.length_ratio.2,
+                })
+            );
+            let s = routes::send_workload(agents, obstacles, steps, routes_per_step, seed, threads);
+            println!(
+                "{}",
+                json!({
+                    "workload": "send",
+                    "agents": s.agents,
+                    "obstacles": s.obstacles,
+                    "threads": threads,
+                    "routes_per_step": s.routes_per_step,
+                    "first_routes_steps": s.first_routes_steps,
+                    "walking_step_ms_median": s.walking_ms,
+                    "walking_step_ms_worst": s.walking_worst_ms,
+                    "worst_step_after_send_ms": s.worst_after_send_ms,
+                    "worst_over_median": s.worst_after_send_ms / s.walking_ms,
+                    "send_steps": s.send_steps,
+                    "worst_step_after_edit_ms": s.worst_after_edit_ms,
+                    "routes_bytes": s.routes_bytes,
+                    "areas": s.areas,
+                    "positions_hash": format!("{:016x}", s.positions_hash),
+                })
+            );
+            let Some(seconds) = soak_seconds else {
+                return ExitCode::SUCCESS;
+            };
+            let soak =
+                routes::routes_soak(agents, obstacles, seconds, routes_per_step, seed, threads);
+            println!(
+                "{}",
+                json!({
+                    "workload": "routes soak",
+                    "agents": agents,
+                    "seconds": seconds,
+                    "steps": soak.steps,
+                    "arrivals": soak.arrivals,
+                    "late": soak.late,
+                    "edits": soak.edits,
+                    "first_half_peak_bytes": soak.first_half_peak_bytes,
+                    "second_half_peak_bytes": soak.second_half_peak_bytes,
+                    "memory_grew": soak.memory_grew(),
+                    "nonfinite": soak.nonfinite,
+                })
+            );
+            if soak.memory_grew() || soak.nonfinite > 0 {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Command::Figures { out } => match steering_lab::figures::draw_all(&out) {
             Ok(paths) => {

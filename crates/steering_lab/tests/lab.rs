@@ -457,3 +457,53 @@ fn a_crowd_gives_the_same_bits_on_one_thread_and_two() {
     };
     assert_eq!(hash("1"), hash("2"));
 }
+
+/// `steering-lab routes`, small: our routes as long as Polyanya's on its
+/// own mesh (its round offsets are a polygon of a few sides, ours a
+/// circumscribed one of 32: within 1%), every first and new route planned,
+/// the world the same on one thread and two (the ground is made off the
+/// step but taken at a fixed step), and a short soak of goals and rocks
+/// coming and going with memory bounded and every value finite.
+#[test]
+fn the_routes_lab_measures_ours_beside_polyanya_the_same_on_any_thread_count() {
+    let run = |threads: &str, soak: &str| {
+        let (code, out, err) = lab(&[
+            "routes",
+            "--obstacles",
+            "120",
+            "--routes",
+            "60",
+            "--builds",
+            "1",
+            "--agents",
+            "120",
+            "--steps",
+            "60",
+            "--threads",
+            threads,
+            "--soak-seconds",
+            soak,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("JSON"))
+            .collect::<Vec<_>>()
+    };
+    let one = run("1", "30");
+    let [routes, send, soak] = one.as_slice() else {
+        panic!("three lines: {one:?}");
+    };
+    assert_eq!(routes["routes"], 60, "{routes}");
+    assert_eq!(routes["peer_failed"], 0, "{routes}");
+    for key in ["length_vs_peer_min", "length_vs_peer_max"] {
+        let ratio = routes[key].as_f64().unwrap();
+        assert!((0.99..=1.01).contains(&ratio), "{routes}");
+    }
+    assert!(routes["area_bytes"].as_u64().unwrap() > 0, "{routes}");
+    assert!(send["send_steps"].as_u64().unwrap() > 0, "{send}");
+    assert_eq!(soak["memory_grew"], false, "{soak}");
+    assert_eq!(soak["nonfinite"], 0, "{soak}");
+    assert!(soak["arrivals"].as_u64().unwrap() > 0, "{soak}");
+    let two = run("2", "1");
+    assert_eq!(two[1]["positions_hash"], send["positions_hash"]);
+}

@@ -102,9 +102,7 @@ impl Obstacle {
                 a: place(*a),
                 b: place(*b),
             },
-            Obstacle::Polygon { points } => {
-                Solid::Polygon(points.iter().map(|p| place(*p)).collect())
-            }
+            Obstacle::Polygon { points } => Solid::Ring(points.iter().map(|p| place(*p)).collect()),
         }
     }
 

@@ -2,10 +2,13 @@
 //! area made from them for each size of body and each containment, made
 //! again when one of them is added, moved or removed.
 
+use std::sync::Arc;
+
 use bevy::prelude::*;
 use reynolds::navigate::{Ground, Route, Solid, WalkableArea};
 
-use super::MovingObstacle;
+use super::work::{Work, steps_in};
+use super::{MovingObstacle, NavigationSettings};
 use crate::agent::{GroundPlane, Position, SteeringAgent};
 use crate::level::{Obstacle, ObstacleIndex, placer};
 use crate::math::Vector;
@@ -17,7 +20,8 @@ const CHANGES_KEPT: usize = 64;
 /// The walkable ground of the level for each size of body (and each
 /// [`Containment`](crate::Containment)) that navigates, made from the still
 /// [`Obstacle`]s when a route first needs it, and made again when one of
-/// them is added, changed, moved or removed.
+/// them is added, changed, moved or removed: off the step, taken
+/// [`NavigationSettings::area_lag`] later.
 #[derive(Resource, Default)]
 pub struct NavigationAreas {
     /// Each still obstacle's solid, where it is.
@@ -28,6 +32,10 @@ pub struct NavigationAreas {
     generation: u64,
     /// The boxes round what changed, with the generation each made.
     changes: Vec<(u64, Vector, Vector)>,
+    /// Steps gathered, the clock areas and routes are made by.
+    step: u64,
+    /// Steps between asking for an area and taking it.
+    lag: u64,
     areas: Vec<Area>,
 }
 
@@ -35,10 +43,47 @@ pub struct NavigationAreas {
 struct Area {
     body: f32,
     within: Option<Vec<Vector>>,
-    /// For an open ground: the points it had to reach.
+    /// The area as of a generation of the solids, once made (shared with
+    /// the routes being found).
+    ready: Option<(u64, Arc<WalkableArea>)>,
+    /// For an open ground: the points the ready area reaches.
     around: Vec<Vector>,
+    /// The next one, being made.
+    making: Option<Making>,
+}
+
+/// A walkable area being made, for a generation of the solids.
+struct Making {
     generation: u64,
-    walkable: WalkableArea,
+    around: Vec<Vector>,
+    work: Work<WalkableArea>,
+}
+
+impl Making {
+    /// Starts making the area of `solids` for `body`, to be taken at step
+    /// `due`.
+    fn start(
+        solids: Vec<Solid>,
+        within: Option<Vec<Vector>>,
+        around: Vec<Vector>,
+        body: f32,
+        generation: u64,
+        due: u64,
+    ) -> Self {
+        let reach = around.clone();
+        let work = Work::start(due, move || {
+            let ground = match &within {
+                Some(points) => Ground::Within(points),
+                None => Ground::Open { around: &reach },
+            };
+            WalkableArea::new(&solids, ground, body)
+        });
+        Self {
+            generation,
+            around,
+            work,
+        }
+    }
 }
 
 impl NavigationAreas {
@@ -59,65 +104,23 @@ impl NavigationAreas {
     }
 
     /// The walkable area for a body of radius `body` (rounded up to one of
-    /// eight sizes an octave), inside `within` if given, up to date, made
-    /// if need be and reaching `points` on an open ground.
+    /// eight sizes an octave), inside `within` if given, reaching `points`
+    /// on an open ground: as last made. An area not made yet, out of date
+    /// or not reaching the points is asked for, taken
+    /// [`NavigationSettings::area_lag`] later; `None` until there is one
+    /// that reaches them.
     pub fn area(
         &mut self,
         body: f32,
         within: Option<&[Vector]>,
         points: &[Vector],
-    ) -> &WalkableArea {
-        let body = body_size(body);
-        let found = self
-            .areas
-            .iter()
-            .position(|a| a.body == body && a.within.as_deref() == within);
-        let index = match found {
-            Some(i) => i,
-            None => {
-                // Made below, reaching the points it is first asked for.
-                self.areas.push(Area {
-                    body,
-                    within: within.map(<[Vector]>::to_vec),
-                    around: points.iter().copied().filter(|p| p.is_finite()).collect(),
-                    generation: u64::MAX,
-                    walkable: WalkableArea::new(&[], Ground::Open { around: &[] }, body),
-                });
-                self.areas.len() - 1
-            }
-        };
-        let area = &mut self.areas[index];
-        let outside = area.within.is_none()
-            && area.generation != u64::MAX
-            && points
-                .iter()
-                .any(|p| p.is_finite() && !area.walkable.covers(*p));
-        if area.generation != self.generation || outside {
-            if outside {
-                // Twice as far as asked, so that agents spreading out do
-                // not make it again for every step they take.
-                let (min, max) = area.walkable.bounds();
-                let (lo, hi) = points
-                    .iter()
-                    .filter(|p| p.is_finite())
-                    .fold((min, max), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-                let middle = (lo + hi) / 2.0;
-                area.around = vec![middle + (lo - middle) * 2.0, middle + (hi - middle) * 2.0];
-            }
-            let solids: Vec<Solid> = self.solids.iter().map(|(_, s)| s.clone()).collect();
-            let ground = match &area.within {
-                Some(points) => Ground::Within(points),
-                None => Ground::Open {
-                    around: &area.around,
-                },
-            };
-            area.walkable = WalkableArea::new(&solids, ground, body);
-            area.generation = self.generation;
-        }
-        &self.areas[index].walkable
+    ) -> Option<&WalkableArea> {
+        self.ready(body, within, points).map(|(_, area)| &**area)
     }
 
-    /// The shortest route from `from` to `to` for a body of radius `body`.
+    /// The shortest route from `from` to `to` for a body of radius `body`,
+    /// on the [`area`](Self::area) as last made (`None` while it is made,
+    /// or if it has no ground at all).
     pub fn route(
         &mut self,
         body: f32,
@@ -125,32 +128,166 @@ impl NavigationAreas {
         from: Vector,
         to: Vector,
     ) -> Option<Route> {
-        self.area(body, within, &[from, to]).route(from, to)
+        self.area(body, within, &[from, to])?.route(from, to)
     }
 
-    /// Whether a route made at `generation` may cross something that has
-    /// changed since, for a body of radius `body`.
-    pub(super) fn touches(&self, generation: u64, points: &[Vector], body: f32) -> bool {
-        if generation == self.generation {
+    /// [`area`](Self::area), with the generation of the solids it was
+    /// made from.
+    pub(super) fn ready(
+        &mut self,
+        body: f32,
+        within: Option<&[Vector]>,
+        points: &[Vector],
+    ) -> Option<(u64, &Arc<WalkableArea>)> {
+        let body = body_size(body);
+        let index = match self
+            .areas
+            .iter()
+            .position(|a| a.body == body && a.within.as_deref() == within)
+        {
+            Some(index) => index,
+            None => {
+                self.areas.push(Area {
+                    body,
+                    within: within.map(<[Vector]>::to_vec),
+                    ready: None,
+                    around: Vec::new(),
+                    making: None,
+                });
+                self.areas.len() - 1
+            }
+        };
+        let area = &mut self.areas[index];
+        let finite = || points.iter().copied().filter(|p| p.is_finite());
+        // On an open ground, points it does not reach: one that does.
+        let beyond = area.within.is_none()
+            && finite().any(|p| {
+                !area
+                    .ready
+                    .as_ref()
+                    .is_some_and(|(_, ready)| ready.covers(p))
+            });
+        let making_reaches = |making: &Making| {
+            let (lo, hi) = bounds_of(&making.around);
+            finite().all(|p| p.cmpge(lo).all() && p.cmple(hi).all())
+        };
+        if beyond && !area.making.as_ref().is_some_and(making_reaches) {
+            let (lo, hi) = area
+                .making
+                .iter()
+                .flat_map(|m| m.around.iter().copied())
+                .chain(area.around.iter().copied())
+                .chain(finite())
+                .fold(bounds_of(&[]), |(lo, hi), p| (lo.min(p), hi.max(p)));
+            // Twice as far as asked, so that agents spreading out do not
+            // make it again for every step they take.
+            let middle = (lo + hi) / 2.0;
+            let around = vec![middle + (lo - middle) * 2.0, middle + (hi - middle) * 2.0];
+            let solids = self.solids.iter().map(|(_, s)| s.clone()).collect();
+            let within = area.within.clone();
+            // A making under way for less is left to finish unused.
+            area.making = Some(Making::start(
+                solids,
+                within,
+                around,
+                body,
+                self.generation,
+                self.step + self.lag,
+            ));
+        }
+        if area.ready.is_none() && area.making.is_none() {
+            let solids = self.solids.iter().map(|(_, s)| s.clone()).collect();
+            area.making = Some(Making::start(
+                solids,
+                area.within.clone(),
+                area.around.clone(),
+                body,
+                self.generation,
+                self.step + self.lag,
+            ));
+        }
+        if beyond {
+            return None;
+        }
+        area.ready
+            .as_ref()
+            .map(|(generation, ready)| (*generation, ready))
+    }
+
+    /// Once a step, before routes are planned: the areas due taken, and
+    /// each made for an older generation of the solids asked for again, to
+    /// be taken `lag` steps on.
+    fn advance(&mut self, lag: u64) {
+        self.step += 1;
+        self.lag = lag;
+        for area in &mut self.areas {
+            if area
+                .making
+                .as_ref()
+                .is_some_and(|m| m.work.due <= self.step)
+                && let Some(making) = area.making.take()
+            {
+                area.around = making.around;
+                area.ready = Some((making.generation, Arc::new(making.work.finish())));
+            }
+            let behind = area
+                .ready
+                .as_ref()
+                .is_some_and(|(generation, _)| *generation != self.generation);
+            if behind && area.making.is_none() {
+                let solids = self.solids.iter().map(|(_, s)| s.clone()).collect();
+                area.making = Some(Making::start(
+                    solids,
+                    area.within.clone(),
+                    area.around.clone(),
+                    area.body,
+                    self.generation,
+                    self.step + self.lag,
+                ));
+            }
+        }
+    }
+
+    /// The step it is (how many steps it has gathered).
+    pub(super) fn step(&self) -> u64 {
+        self.step
+    }
+
+    /// Whether a route made on the area of generation `made` may cross
+    /// something that changed up to generation `now`, for a body of
+    /// radius `body`.
+    pub(super) fn touches(&self, made: u64, now: u64, points: &[Vector], body: f32) -> bool {
+        if made >= now {
             return false;
         }
         if self
             .changes
             .first()
-            .is_none_or(|(oldest, _, _)| *oldest > generation + 1)
+            .is_none_or(|(oldest, _, _)| *oldest > made + 1)
         {
             return true;
         }
         let grow = Vector::splat(body_size(body));
         self.changes
             .iter()
-            .filter(|(made, _, _)| *made > generation)
+            .filter(|(change, _, _)| *change > made && *change <= now)
             .any(|(_, min, max)| {
                 points
                     .windows(2)
                     .any(|w| segment_meets_box(w[0], w[1], *min - grow, *max + grow))
             })
     }
+}
+
+/// The box round some points (empty: inside out).
+fn bounds_of(points: &[Vector]) -> (Vector, Vector) {
+    points.iter().fold(
+        (
+            Vector::splat(f32::INFINITY),
+            Vector::splat(f32::NEG_INFINITY),
+        ),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    )
 }
 
 /// A body's radius rounded up to one of eight sizes an octave (at most an
@@ -187,9 +324,12 @@ fn segment_meets_box(a: Vector, b: Vector, min: Vector, max: Vector) -> bool {
 
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// the still obstacles' solids gathered again when the obstacle index was,
-/// and what changed noted.
+/// what changed noted, the areas due taken and those out of date asked for
+/// again.
 #[allow(clippy::type_complexity)]
 pub(super) fn gather_solids(
+    settings: Res<NavigationSettings>,
+    time: Res<Time>,
     ground: Res<GroundPlane>,
     index: Res<ObstacleIndex>,
     mut areas: ResMut<NavigationAreas>,
@@ -203,55 +343,59 @@ pub(super) fn gather_solids(
         (Without<MovingObstacle>, Without<SteeringAgent>),
     >,
 ) {
-    if areas.gathered_at == Some(index.generation()) {
-        return;
+    if areas.gathered_at != Some(index.generation()) {
+        areas.gathered_at = Some(index.generation());
+        let mut solids: Vec<(Entity, Solid)> = obstacles
+            .iter()
+            .filter(|(_, obstacle, _, _)| obstacle.is_valid())
+            .map(|(entity, obstacle, position, global)| {
+                (entity, obstacle.solid(placer(*ground, position, global)))
+            })
+            .collect();
+        solids.sort_by_key(|(entity, _)| *entity);
+        areas.note_changes(solids);
     }
-    areas.gathered_at = Some(index.generation());
-    let mut solids: Vec<(Entity, Solid)> = obstacles
-        .iter()
-        .filter(|(_, obstacle, _, _)| obstacle.is_valid())
-        .map(|(entity, obstacle, position, global)| {
-            (entity, obstacle.solid(placer(*ground, position, global)))
-        })
-        .collect();
-    solids.sort_by_key(|(entity, _)| *entity);
-    if solids == areas.solids {
-        return;
-    }
-    // What is in one list and not the other: added, removed or moved.
-    let (old, new) = (&areas.solids, &solids);
-    let mut changed: Option<(Vector, Vector)> = None;
-    let mut note = |solid: &Solid| {
-        let (lo, hi) = bounds(solid);
-        changed = Some(changed.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
-    };
-    for (entity, solid) in old {
-        if new
-            .binary_search_by_key(entity, |(e, _)| *e)
-            .map(|i| &new[i].1)
-            != Ok(solid)
-        {
-            note(solid);
+    areas.advance(steps_in(settings.area_lag, time.delta_secs()));
+}
+
+impl NavigationAreas {
+    /// Takes `solids` (sorted by entity) as the level's, noting the box
+    /// round what is in one list and not the other (added, removed or
+    /// moved), if anything.
+    fn note_changes(&mut self, solids: Vec<(Entity, Solid)>) {
+        if solids == self.solids {
+            return;
         }
-    }
-    for (entity, solid) in new {
-        if old
-            .binary_search_by_key(entity, |(e, _)| *e)
-            .map(|i| &old[i].1)
-            != Ok(solid)
-        {
-            note(solid);
+        let (old, new) = (&self.solids, &solids);
+        let mut changed: Option<(Vector, Vector)> = None;
+        let mut note = |solid: &Solid| {
+            let (lo, hi) = bounds(solid);
+            changed = Some(changed.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+        };
+        let missing_from = |list: &[(Entity, Solid)], entity: &Entity, solid: &Solid| {
+            list.binary_search_by_key(entity, |(e, _)| *e)
+                .map(|i| &list[i].1)
+                != Ok(solid)
+        };
+        for (entity, solid) in old {
+            if missing_from(new, entity, solid) {
+                note(solid);
+            }
         }
-    }
-    let areas = &mut *areas;
-    areas.generation += 1;
-    if let Some((min, max)) = changed {
-        areas.changes.push((areas.generation, min, max));
-        if areas.changes.len() > CHANGES_KEPT {
-            areas.changes.remove(0);
+        for (entity, solid) in new {
+            if missing_from(old, entity, solid) {
+                note(solid);
+            }
         }
+        self.generation += 1;
+        if let Some((min, max)) = changed {
+            self.changes.push((self.generation, min, max));
+            if self.changes.len() > CHANGES_KEPT {
+                self.changes.remove(0);
+            }
+        }
+        self.solids = solids;
     }
-    areas.solids = solids;
 }
 
 /// The box round a solid.
@@ -259,13 +403,7 @@ fn bounds(solid: &Solid) -> (Vector, Vector) {
     match solid {
         Solid::Circle { center, radius } => (center - *radius, center + *radius),
         Solid::Wall { a, b } => (a.min(*b), a.max(*b)),
-        Solid::Polygon(points) => points.iter().fold(
-            (
-                Vector::splat(f32::INFINITY),
-                Vector::splat(f32::NEG_INFINITY),
-            ),
-            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-        ),
+        Solid::Polygon(points) | Solid::Ring(points) => bounds_of(points),
     }
 }
 

@@ -1,12 +1,16 @@
-//! Routes: planned a few a step for the agents that need one, and followed
-//! corner to corner.
+//! Routes: asked for a few a step for the agents that need one, found off
+//! the step, and followed corner to corner.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
 
 use bevy::prelude::*;
 use reynolds::math::closest_on_segment;
 use reynolds::model::sanitize_mass;
-use reynolds::navigate::{RouteEnd, RouteFollowing, follow_route};
+use reynolds::navigate::{Route, RouteEnd, RouteFollowing, follow_route};
 
 use super::areas::NavigationAreas;
+use super::work::{Work, steps_in};
 use super::{
     Arrived, Goal, Navigate, NavigationRoute, NavigationSettings, NavigationStatus, Unreachable,
 };
@@ -42,15 +46,47 @@ fn goal_point(
     }
 }
 
+/// Routes being found off the step, in batches, each taken at its step.
+#[derive(Resource, Default)]
+pub(super) struct RoutesUnderWay {
+    /// Asks made so far, to tell an agent's latest from those before.
+    asks: u64,
+    batches: VecDeque<Batch>,
+}
+
+/// One step's asks, and the routes being found for them.
+struct Batch {
+    asked: Vec<Asked>,
+    work: Work<Vec<Option<Route>>>,
+}
+
+/// A route asked for.
+struct Asked {
+    agent: Entity,
+    ask: u64,
+    from: Vector,
+    goal: Vector,
+    /// The generation of the solids its ground was made from.
+    made: u64,
+    /// Whether that ground was out of date.
+    provisional: bool,
+    /// Whether it was asked for because the agent was sent somewhere.
+    sent: bool,
+}
+
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
-/// a route for each agent that needs one (sent somewhere new, its goal
-/// moved off the route's end, or the level changed where its route goes),
-/// at most [`NavigationSettings::routes_per_step`] a step.
+/// the routes due given to their agents; then a route asked for each
+/// agent that needs one (sent somewhere new, its goal moved off the
+/// route's end, pushed off its way, or the level changed where its route
+/// goes), at most [`NavigationSettings::routes_per_step`] a step, found
+/// off the step and taken [`NavigationSettings::route_lag`] later.
 #[allow(clippy::type_complexity)]
 pub(super) fn plan_routes(
     settings: Res<NavigationSettings>,
+    time: Res<Time>,
     ground: Res<GroundPlane>,
     mut areas: ResMut<NavigationAreas>,
+    mut under_way: ResMut<RoutesUnderWay>,
     places: Query<(Option<&Position>, Option<&GlobalTransform>)>,
     mut agents: Query<
         (
@@ -66,7 +102,26 @@ pub(super) fn plan_routes(
     >,
     mut commands: Commands,
 ) {
+    while under_way
+        .batches
+        .front()
+        .is_some_and(|batch| batch.work.due <= areas.step())
+    {
+        let Some(batch) = under_way.batches.pop_front() else {
+            break;
+        };
+        for (asked, found) in batch.asked.into_iter().zip(batch.work.finish()) {
+            if let Ok((_, _, pos, _, _, mut route, mut status)) = agents.get_mut(asked.agent)
+                && route.asked == Some(asked.ask)
+            {
+                take(&asked, found, pos.0, &mut route, &mut status, &mut commands);
+            }
+        }
+    }
+
     let mut budget = settings.routes_per_step;
+    let mut asked = Vec::new();
+    let mut asked_on = Vec::new();
     for (entity, navigate, pos, params, containment, mut route, mut status) in &mut agents {
         let body = route_body(params, &navigate);
         let Some(goal) = goal_point(navigate.goal, *ground, &places) else {
@@ -75,10 +130,24 @@ pub(super) fn plan_routes(
         let moved_off = route
             .planned_for
             .is_none_or(|planned| planned.distance(goal) > body.max(f32::EPSILON));
+        let sent = navigate.is_changed() || moved_off;
+        if route.asked.is_some() && !sent {
+            // Its route is on its way.
+            continue;
+        }
+        let within = containment.map(|c| c.points.as_slice());
+        let Some((made, _)) = areas.ready(body, within, &[pos.0, goal]) else {
+            // Its ground is being made: routes after it.
+            if sent && *status != NavigationStatus::Planning {
+                *status = NavigationStatus::Planning;
+            }
+            continue;
+        };
         // What is left of it: from the corner it last passed on.
         let ahead = route.corner.saturating_sub(1).min(route.points.len());
-        let stale = areas.touches(route.generation, &route.points[ahead..], body)
-            || (*status == NavigationStatus::Unreachable && route.generation != areas.generation());
+        let newer = route.generation != made;
+        let stale = areas.touches(route.generation, made, &route.points[ahead..], body)
+            || (newer && (route.provisional || *status == NavigationStatus::Unreachable));
         // Pushed off its way (by a crowd, or swinging wide round a
         // corner) farther than twice its body: a new route from where it is.
         let off_route = match route
@@ -88,53 +157,98 @@ pub(super) fn plan_routes(
             Some([a, b]) => pos.0.distance(closest_on_segment(pos.0, *a, *b)) > 2.0 * body,
             _ => false,
         };
-        let sent = navigate.is_changed() || moved_off || off_route;
-        if !(sent || stale) {
+        if !(sent || stale || off_route) {
             // Nothing it goes past changed: the route still holds.
-            route.bypass_change_detection().generation = areas.generation();
+            route.bypass_change_detection().generation = made;
             continue;
         }
+        if sent && *status != NavigationStatus::Planning {
+            *status = NavigationStatus::Planning;
+        }
         if budget == 0 {
-            if sent && *status != NavigationStatus::Planning {
-                *status = NavigationStatus::Planning;
-            }
             continue;
         }
         budget -= 1;
-        let within = containment.map(|c| c.points.as_slice());
-        let Some(found) = areas.route(body, within, pos.0, goal) else {
-            // No ground at all: stay.
-            *route = NavigationRoute {
-                points: vec![pos.0],
-                corner: 0,
-                planned_for: Some(goal),
-                generation: areas.generation(),
-            };
-            set(
-                &mut status,
-                NavigationStatus::Unreachable,
-                entity,
-                &mut commands,
-            );
+        let Some((made, area)) = areas.ready(body, within, &[pos.0, goal]) else {
             continue;
         };
-        *route = NavigationRoute {
-            points: found.points,
-            corner: 1,
-            planned_for: Some(goal),
-            generation: areas.generation(),
-        };
-        let now = match found.end {
-            RouteEnd::Goal | RouteEnd::NearestFree => NavigationStatus::Following,
-            RouteEnd::NearestReachable => NavigationStatus::Unreachable,
-        };
-        if found.end == RouteEnd::NearestFree && sent {
-            warn_once!(
-                "a navigating agent's goal ({goal}) is no place for its body (inside an obstacle, or outside its containment): it goes to the nearest place that is"
-            );
-        }
-        set(&mut status, now, entity, &mut commands);
+        under_way.asks += 1;
+        route.asked = Some(under_way.asks);
+        route.planned_for = Some(goal);
+        asked_on.push(Arc::clone(area));
+        asked.push(Asked {
+            agent: entity,
+            ask: under_way.asks,
+            from: pos.0,
+            goal,
+            made,
+            provisional: made != areas.generation(),
+            sent,
+        });
     }
+    if !asked.is_empty() {
+        let ends: Vec<(Vector, Vector)> = asked.iter().map(|a| (a.from, a.goal)).collect();
+        let due = areas.step() + steps_in(settings.route_lag, time.delta_secs());
+        let work = Work::start(due, move || {
+            asked_on
+                .iter()
+                .zip(ends)
+                .map(|(area, (from, goal))| area.route(from, goal))
+                .collect()
+        });
+        under_way.batches.push_back(Batch { asked, work });
+    }
+}
+
+/// Gives an agent now at `pos` the route found for it (`None`: there was
+/// no ground at all, and it stays where it was asked from).
+fn take(
+    asked: &Asked,
+    found: Option<Route>,
+    pos: Vector,
+    route: &mut Mut<NavigationRoute>,
+    status: &mut Mut<NavigationStatus>,
+    commands: &mut Commands,
+) {
+    let Some(found) = found else {
+        **route = NavigationRoute {
+            points: vec![asked.from],
+            corner: 0,
+            planned_for: Some(asked.goal),
+            generation: asked.made,
+            provisional: asked.provisional,
+            asked: None,
+        };
+        set(status, NavigationStatus::Unreachable, asked.agent, commands);
+        return;
+    };
+    // It went on meanwhile: the route starts from where it is now (else
+    // it would be that far off its way).
+    let mut points = found.points;
+    if let Some(start) = points.first_mut()
+        && pos.is_finite()
+    {
+        *start = pos;
+    }
+    **route = NavigationRoute {
+        points,
+        corner: 1,
+        planned_for: Some(asked.goal),
+        generation: asked.made,
+        provisional: asked.provisional,
+        asked: None,
+    };
+    let now = match found.end {
+        RouteEnd::Goal | RouteEnd::NearestFree => NavigationStatus::Following,
+        RouteEnd::NearestReachable => NavigationStatus::Unreachable,
+    };
+    if found.end == RouteEnd::NearestFree && asked.sent {
+        warn_once!(
+            "a navigating agent's goal ({}) is no place for its body (inside an obstacle, or outside its containment): it goes to the nearest place that is",
+            asked.goal
+        );
+    }
+    set(status, now, asked.agent, commands);
 }
 
 /// Sets a status, triggering [`Unreachable`] when it becomes that.
@@ -226,7 +340,9 @@ pub(super) fn keep_on_ground(
 ) {
     for (mut pos, mut vel, params, containment) in &mut agents {
         let within = containment.map(|c| c.points.as_slice());
-        let area = areas.area(params.radius.max(0.0), within, &[pos.0]);
+        let Some(area) = areas.area(params.radius.max(0.0), within, &[pos.0]) else {
+            continue;
+        };
         if area.is_free(pos.0) {
             continue;
         }

@@ -21,14 +21,15 @@ pub(super) const HALF_TURN_SIDES: usize = 16;
 
 /// The rings whose union is `solid` grown by `grow`, each a list of points
 /// (closed: the last joins the first). A polygon is the ring of its points
-/// (its inside is solid) and a capsule round each side.
+/// (its inside is solid) and a capsule round each side; a ring of walls,
+/// the capsules alone.
 pub(super) fn grown_rings(solid: &Solid, grow: f32, mut ring: impl FnMut(Vec<Vec2>)) {
     match solid {
         Solid::Circle { center, radius } => ring(disc(*center, radius + grow)),
         Solid::Wall { a, b } => ring(capsule(*a, *b, grow)),
-        Solid::Polygon(points) => {
+        Solid::Polygon(points) | Solid::Ring(points) => {
             let points = distinct(points);
-            if points.len() >= 3 {
+            if points.len() >= 3 && matches!(solid, Solid::Polygon(_)) {
                 ring(points.clone());
             }
             for (i, a) in points.iter().enumerate() {

@@ -29,6 +29,15 @@ fn distance_to(solid: &Solid, p: Vec2) -> f32 {
     match solid {
         Solid::Circle { center, radius } => p.distance(*center) - radius,
         Solid::Wall { a, b } => p.distance(closest_on_segment(p, *a, *b)),
+        Solid::Ring(points) => (0..points.len())
+            .map(|i| {
+                p.distance(closest_on_segment(
+                    p,
+                    points[i],
+                    points[(i + 1) % points.len()],
+                ))
+            })
+            .fold(f32::INFINITY, f32::min),
         Solid::Polygon(points) => {
             let edge = (0..points.len())
                 .map(|i| {
@@ -362,8 +371,17 @@ fn hostile_levels_and_points_give_finite_routes_or_none() {
             Ground::Open { around: &[] },
             Ground::Within(&[Vec2::ZERO, Vec2::X]),
             Ground::Within(&[Vec2::splat(f32::NAN); 4]),
+            // Corners near f32::MAX: grown, they reach infinity.
+            Ground::Within(&[
+                Vec2::new(0.0, 1e30),
+                Vec2::new(f32::MAX, 1e30),
+                Vec2::new(f32::MAX, 0.0),
+            ]),
         ] {
             let area = WalkableArea::new(&solids, ground, body);
+            if let Some(p) = area.nearest_free(Vec2::ZERO) {
+                assert!(p.is_finite(), "{p}");
+            }
             for (from, to) in [
                 (Vec2::new(-3.0, -3.0), Vec2::new(5.0, 5.0)),
                 (Vec2::NAN, Vec2::ZERO),
@@ -500,4 +518,34 @@ fn levels_laid_out_on_a_grid_are_made_without_a_panic() {
             );
         }
     }
+}
+
+#[test]
+fn a_ring_of_walls_keeps_a_body_inside_it_and_routes_run_within() {
+    let square = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(10.0, 0.0),
+        Vec2::new(10.0, 10.0),
+        Vec2::new(0.0, 10.0),
+    ];
+    let ring = Solid::Ring(square.clone());
+    let (from, to) = (Vec2::new(2.0, 2.0), Vec2::new(8.0, 8.0));
+    let area = WalkableArea::new(
+        std::slice::from_ref(&ring),
+        Ground::Open { around: &[] },
+        BODY,
+    );
+    // Inside: free, and the route runs straight, inside.
+    assert!(area.is_free(from) && area.is_free(to));
+    let route = area.route(from, to).unwrap();
+    assert_eq!(route.end, RouteEnd::Goal);
+    assert!((route.length - from.distance(to)).abs() < 1e-3, "{route:?}");
+    assert!(least_clearance(&route, &[ring]) >= -1e-3);
+    // A polygon of the same corners is solid inside.
+    let solid = WalkableArea::new(
+        &[Solid::Polygon(square)],
+        Ground::Open { around: &[] },
+        BODY,
+    );
+    assert!(!solid.is_free(from));
 }
