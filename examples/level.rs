@@ -370,11 +370,12 @@ fn write_report(
         &Velocity,
         Option<&FollowPath>,
         Option<&Navigate>,
+        Option<&NavigationStatus>,
     )>,
 ) {
     let agents: Vec<_> = agents
         .iter()
-        .map(|(kind, pos, vel, follow, navigate)| {
+        .map(|(kind, pos, vel, follow, navigate, status)| {
             let goal = navigate.and_then(|n| match n.goal {
                 Goal::Point(p) => Some([p.x, p.y]),
                 Goal::Entity(_) => None,
@@ -389,6 +390,7 @@ fn write_report(
                 "vel": [vel.x, vel.y],
                 "cursor": follow.map(|f| f.cursor),
                 "goal": goal,
+                "status": status.map(|s| format!("{s:?}")),
             })
         })
         .collect();

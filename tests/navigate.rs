@@ -386,3 +386,63 @@ fn on_the_xz_ground_and_in_metres_routes_go_as_on_the_plane_in_pixels() {
         "{arrived_in_metres:?} against {arrived:?}"
     );
 }
+
+/// Four agents avoiding each other inside a walled field (as the level
+/// demo's travellers), sent somewhere new while on their way, back the way
+/// they came: they turn and arrive there.
+#[test]
+fn agents_sent_again_on_their_way_turn_and_arrive() {
+    for hz in RATES {
+        let mut app = headless_app(hz, 1, SteeringSettings::default());
+        let corners = [
+            Vec2::new(30.0, 30.0),
+            Vec2::new(970.0, 30.0),
+            Vec2::new(970.0, 670.0),
+            Vec2::new(30.0, 670.0),
+        ];
+        let world = app.world_mut();
+        world.spawn((Obstacle::polygon(corners), Position(Vec2::ZERO)));
+        world.spawn((Obstacle::circle(60.0), Position(Vec2::new(500.0, 350.0))));
+        let agents: Vec<Entity> = (0..4)
+            .map(|i| {
+                world
+                    .spawn((
+                        Navigate::to(Vec2::new(
+                            910.0 - 25.0 * (i % 2) as f32,
+                            610.0 - 25.0 * (i / 2) as f32,
+                        )),
+                        Position(Vec2::new(60.0 + 30.0 * i as f32, 290.0)),
+                        SteeringParams {
+                            radius: 8.0,
+                            ..default()
+                        },
+                        AvoidAgents::default(),
+                        Containment::polygon(corners),
+                    ))
+                    .id()
+            })
+            .collect();
+        run_steps(&mut app, (hz * 1.5) as u64, |_| {});
+        let back = Vec2::new(250.0, 100.0);
+        for (i, agent) in agents.iter().enumerate() {
+            let goal = back + Vec2::from_angle(i as f32 * 2.4) * 17.6 * (i as f32).sqrt();
+            app.world_mut().get_mut::<Navigate>(*agent).unwrap().goal = Goal::Point(goal);
+        }
+        let mut trace = Vec::new();
+        run_steps(&mut app, (hz * 8.0) as u64, |world| {
+            trace.push(world.get::<Position>(agents[0]).unwrap().0);
+        });
+        for agent in &agents {
+            let status = *app.world().get::<NavigationStatus>(*agent).unwrap();
+            let at = app.world().get::<Position>(*agent).unwrap().0;
+            assert!(
+                at.distance(back) < 40.0,
+                "at {hz} Hz: {status:?} at {at}; the first every 0.5 s: {:?}",
+                trace
+                    .iter()
+                    .step_by((hz / 2.0) as usize)
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
+}
