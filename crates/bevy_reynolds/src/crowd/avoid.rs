@@ -13,7 +13,7 @@ use super::AvoidAgents;
 use super::prepare::Avoiding;
 use crate::agent::{SteeringAccumulator, SteeringParams};
 use crate::flocking::NeighborGrid;
-use crate::level::{IgnoreObstacles, ObstacleIndex};
+use crate::level::{IgnoreObstacles, ObstacleIndex, RouteKeepsClear};
 use crate::math::Vector;
 use crate::passes::{COSTLY, for_each};
 
@@ -43,7 +43,7 @@ pub(super) fn avoid_agents(
         Entity,
         &AvoidAgents,
         &SteeringParams,
-        Has<IgnoreObstacles>,
+        (Has<IgnoreObstacles>, Has<RouteKeepsClear>),
         &mut SteeringAccumulator,
     )>,
 ) {
@@ -53,7 +53,7 @@ pub(super) fn avoid_agents(
     for_each(
         COSTLY,
         &mut avoiders,
-        |(entity, avoid, params, ignores_obstacles, mut steering)| {
+        |(entity, avoid, params, (ignores_obstacles, on_a_route), mut steering)| {
             let Some(slot) = grid.slot_of(entity) else {
                 return;
             };
@@ -93,7 +93,11 @@ pub(super) fn avoid_agents(
                         tie_break(entity.to_bits(), grid.entity(other).to_bits())
                     });
             });
-            if let Some(index) = obstacles.filter(|_| !ignores_obstacles) {
+            // A route keeps its agent clear of the obstacles already, a
+            // little: pushed further off, the agent and its route pull
+            // against each other and it stops (its body is still kept out
+            // of them after the step).
+            if let Some(index) = obstacles.filter(|_| !(ignores_obstacles || on_a_route)) {
                 let reach = rules.reach(params.max_speed, radius, 0.0);
                 index.for_each_near(at, reach, |obstacle| {
                     push += avoid_shape(&rules, at, foreseen, radius, &obstacle.shape);

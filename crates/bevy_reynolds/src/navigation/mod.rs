@@ -22,9 +22,11 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// [`Containment`](crate::Containment) if it has one, and the agent follows
 /// it corner to corner and arrives at its end. Every other behavior,
 /// containment and [`AvoidAgents`](crate::AvoidAgents) still apply; the
-/// level's look-ahead leaves still obstacles to the route (it would stop
-/// the agent at every door post the route passes close by), and a
-/// [`MovingObstacle`] is avoided by [`AvoidAgents`](crate::AvoidAgents).
+/// level's look-ahead and [`AvoidAgents`](crate::AvoidAgents)' foresight
+/// leave obstacles to the route (pushing the agent further off than the
+/// route's clearance, they would stop it at every door post and rock the
+/// route passes close by); its body is still kept out of every obstacle,
+/// a [`MovingObstacle`] too, after each step.
 /// Its [`NavigationStatus`] says how it is going, and [`Arrived`] or
 /// [`Unreachable`] is triggered on the agent when it ends.
 ///
