@@ -63,13 +63,14 @@ impl Making {
     /// Starts making the area of `solids` for `body`, to be taken at step
     /// `due`.
     fn start(
-        solids: Vec<Solid>,
+        solids: &[(Entity, Solid)],
         within: Option<Vec<Vector>>,
         around: Vec<Vector>,
         body: f32,
         generation: u64,
         due: u64,
     ) -> Self {
+        let solids: Vec<Solid> = solids.iter().map(|(_, s)| s.clone()).collect();
         let reach = around.clone();
         let work = Work::start(due, move || {
             let ground = match &within {
@@ -183,11 +184,10 @@ impl NavigationAreas {
             // make it again for every step they take.
             let middle = (lo + hi) / 2.0;
             let around = vec![middle + (lo - middle) * 2.0, middle + (hi - middle) * 2.0];
-            let solids = self.solids.iter().map(|(_, s)| s.clone()).collect();
             let within = area.within.clone();
             // A making under way for less is left to finish unused.
             area.making = Some(Making::start(
-                solids,
+                &self.solids,
                 within,
                 around,
                 body,
@@ -196,9 +196,8 @@ impl NavigationAreas {
             ));
         }
         if area.ready.is_none() && area.making.is_none() {
-            let solids = self.solids.iter().map(|(_, s)| s.clone()).collect();
             area.making = Some(Making::start(
-                solids,
+                &self.solids,
                 area.within.clone(),
                 area.around.clone(),
                 body,
@@ -235,9 +234,8 @@ impl NavigationAreas {
                 .as_ref()
                 .is_some_and(|(generation, _)| *generation != self.generation);
             if behind && area.making.is_none() {
-                let solids = self.solids.iter().map(|(_, s)| s.clone()).collect();
                 area.making = Some(Making::start(
-                    solids,
+                    &self.solids,
                     area.within.clone(),
                     area.around.clone(),
                     area.body,
