@@ -385,7 +385,6 @@ fn the_level_draws_its_rocks_path_and_agents_and_the_patrol_goes_round() {
 /// (of the demo's time, which software rendering slows), each stands at
 /// its place, and the screenshot shows them.
 #[test]
-#[ignore = "issue 33, not met yet: under Xvfb, of four travellers sent again while on their way, the first arrives and three stay Following at 5-15 px/s halfway (headless, the same four in the same level arrive)"]
 fn a_click_sends_the_levels_travellers_there() {
     if !display_available() {
         return;

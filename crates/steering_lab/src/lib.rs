@@ -27,6 +27,7 @@ pub mod levels;
 pub mod memory;
 pub mod routes;
 mod scenario;
+pub mod shortest;
 mod soak;
 
 pub use checks::*;

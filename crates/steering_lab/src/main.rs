@@ -402,6 +402,7 @@ fn report_json(report: &Report) -> serde_json::Value {
         "lap_s": report.lap_s,
         "max_outside_px": report.max_outside_px,
         "route_px": report.route_px,
+        "shortest_px": report.shortest_px,
         "walked_px": report.walked_px,
         "steps": report.steps,
     })
@@ -755,7 +756,10 @@ fn main() -> ExitCode {
                     "routes_per_step": s.routes_per_step,
                     "first_routes_steps": s.first_routes_steps,
                     "walking_step_ms_median": s.walking_ms,
+                    "walking_step_ms_p95": s.walking_p95_ms,
                     "walking_step_ms_worst": s.walking_worst_ms,
+                    "step_after_send_ms_median": s.after_send_ms,
+                    "step_after_send_ms_p95": s.after_send_p95_ms,
                     "worst_step_after_send_ms": s.worst_after_send_ms,
                     "worst_over_median": s.worst_after_send_ms / s.walking_ms,
                     "send_steps": s.send_steps,

@@ -79,12 +79,16 @@ pub fn peer_mesh(obstacles: &[(Vec2, Obstacle)], body: f32) -> Mesh {
 
 /// The median and the 99th percentile of some durations, in µs.
 fn median_p99(times: &mut [Duration]) -> (f64, f64) {
+    (quantile_us(times, 0.5), quantile_us(times, 0.99))
+}
+
+/// The `q` quantile of some durations (sorting them), in µs.
+fn quantile_us(times: &mut [Duration], q: f64) -> f64 {
     if times.is_empty() {
-        return (f64::NAN, f64::NAN);
+        return f64::NAN;
     }
     times.sort();
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
-    (at(0.5), at(0.99))
+    times[((times.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6
 }
 
 /// Makes something `builds` times (at least once): the last one made, the
@@ -299,9 +303,15 @@ pub struct SendReport {
     /// The median step while they walk, in ms (every step here is run at
     /// a game's pace, 60 a second of wall time).
     pub walking_ms: f64,
+    /// The 95th percentile of the steps while they walk, in ms.
+    pub walking_p95_ms: f64,
     /// The longest step while they walk, in ms.
     pub walking_worst_ms: f64,
-    /// The longest of the steps after all were sent at once, in ms.
+    /// The median of the steps after all were sent at once, in ms.
+    pub after_send_ms: f64,
+    /// Their 95th percentile, in ms.
+    pub after_send_p95_ms: f64,
+    /// The longest of them, in ms.
     pub worst_after_send_ms: f64,
     /// Steps until every new route was planned.
     pub send_steps: usize,
@@ -338,18 +348,19 @@ pub fn send_workload(
         first_routes_steps += 1;
     }
     let mut walking: Vec<Duration> = (0..steps).map(|_| paced_step(&mut app)).collect();
-    let walking_ms = median_p99(&mut walking).0 / 1e3;
-    let walking_worst_ms = walking.iter().max().map_or(0.0, |d| d.as_secs_f64() * 1e3);
+    let walking_ms = quantile_us(&mut walking, 0.5) / 1e3;
+    let walking_p95_ms = quantile_us(&mut walking, 0.95) / 1e3;
+    let walking_worst_ms = quantile_us(&mut walking, 1.0) / 1e3;
 
     let world = app.world_mut();
     let mut sent = world.query::<&mut Navigate>();
     for mut navigate in sent.iter_mut(world) {
         navigate.goal = Goal::Point(free_point(&area, &mut rng));
     }
-    let mut worst = Duration::ZERO;
+    let mut sending = Vec::with_capacity(steps);
     let mut send_steps = 0;
     for step in 0..steps {
-        worst = worst.max(paced_step(&mut app));
+        sending.push(paced_step(&mut app));
         if send_steps == 0 && planning(app.world_mut()) == 0 {
             send_steps = step + 1;
         }
@@ -379,8 +390,11 @@ pub fn send_workload(
         routes_per_step,
         first_routes_steps,
         walking_ms,
+        walking_p95_ms,
         walking_worst_ms,
-        worst_after_send_ms: worst.as_secs_f64() * 1e3,
+        after_send_ms: quantile_us(&mut sending, 0.5) / 1e3,
+        after_send_p95_ms: quantile_us(&mut sending, 0.95) / 1e3,
+        worst_after_send_ms: quantile_us(&mut sending, 1.0) / 1e3,
         send_steps,
         worst_after_edit_ms: worst_edit.as_secs_f64() * 1e3,
         routes_bytes,

@@ -12,6 +12,8 @@ use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults;
 use bevy_reynolds::{NavigationRoute, Position, Velocity};
 
+use crate::shortest::shortest_length;
+
 /// Which behavior the scenario's agent uses, toward or away from the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BehaviorKind {
@@ -351,6 +353,12 @@ pub struct Report {
     /// The length of the first route a navigating agent was given, in
     /// pixels.
     pub route_px: Option<f32>,
+    /// The shortest way for the route's body (the agent's radius and its
+    /// clearance) from the start to the target among the level's rocks and
+    /// walls, on their visibility graph ([`crate::shortest`]), in pixels:
+    /// for a navigating agent on a level of at most
+    /// [`MOST_SHAPES`](crate::shortest::MOST_SHAPES) shapes.
+    pub shortest_px: Option<f32>,
     /// How far the agent walked, in pixels.
     pub walked_px: f32,
     /// Fixed steps run.
@@ -650,6 +658,10 @@ impl Scenario {
         });
         let mut report = self.measure(trajectory, path.as_deref());
         report.route_px = route_px;
+        if self.behavior == BehaviorKind::Navigate {
+            let body = self.radius * (1.0 + Navigate::to(self.target).clearance);
+            report.shortest_px = shortest_length(&self.level, self.start, self.target, body);
+        }
         Ok(report)
     }
 
@@ -726,6 +738,7 @@ impl Scenario {
             .sum();
         Report {
             route_px: None,
+            shortest_px: None,
             walked_px,
             min_clearance_px,
             reach_s,

@@ -193,6 +193,7 @@ fn the_cli_prints_one_json_object_with_exactly_the_fields() {
             "reached",
             "route_px",
             "settle_s",
+            "shortest_px",
             "steps",
             "walked_px"
         ]

@@ -10,7 +10,7 @@ use reynolds::math::finite_or_zero;
 use reynolds::model::sanitize_response_time;
 
 use super::AvoidAgents;
-use super::prepare::Avoiding;
+use super::prepare::{Avoiding, Resting};
 use crate::agent::{SteeringAccumulator, SteeringParams};
 use crate::flocking::NeighborGrid;
 use crate::level::{IgnoreObstacles, ObstacleIndex, RouteKeepsClear};
@@ -45,6 +45,7 @@ pub(super) fn avoid_agents(
         &SteeringParams,
         (Has<IgnoreObstacles>, Has<RouteKeepsClear>),
         &mut SteeringAccumulator,
+        &mut Resting,
     )>,
 ) {
     let grid = &*grid;
@@ -53,7 +54,7 @@ pub(super) fn avoid_agents(
     for_each(
         COSTLY,
         &mut avoiders,
-        |(entity, avoid, params, (ignores_obstacles, on_a_route), mut steering)| {
+        |(entity, avoid, params, (ignores_obstacles, on_a_route), mut steering, mut rests)| {
             let Some(slot) = grid.slot_of(entity) else {
                 return;
             };
@@ -65,6 +66,9 @@ pub(super) fn avoid_agents(
             let foreseen = foreseen_velocity(velocity, wanted, params.max_speed);
             // Meaning to stand still, it makes way for those pressing on it.
             let resting = finite_or_zero(wanted).length() < REST * params.max_speed;
+            if rests.0 != resting {
+                rests.0 = resting;
+            }
             let reach = rules.reach(params.max_speed, radius, largest);
             let mut push = Vector::ZERO;
             grid.for_each_within(at, reach, |other, offset, other_velocity| {
@@ -81,7 +85,12 @@ pub(super) fn avoid_agents(
                 // with those already near, at the one it has: what it wishes
                 // would push it back from all it is pressed against.
                 let near = offset.length() < NEAR * radius_sum;
-                let mine = if near { velocity } else { foreseen };
+                // One standing makes way when pressed: walked up to at the
+                // pace it slows to, not held off by the wish to pass it
+                // (which stopped agents short of rows of arrived ones, out
+                // of reach of their making way: 4 of 200 in the office).
+                let walk_up = near || avoiding.resting(grid.entity(other));
+                let mine = if walk_up { velocity } else { foreseen };
                 // Between equals each pushes as the power law says; alone,
                 // twice as hard.
                 if resting {

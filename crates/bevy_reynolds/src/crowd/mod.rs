@@ -28,6 +28,12 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// close a gap by at most its share of it, so no two bodies overlap, as in
 /// a physics engine's contacts.
 ///
+/// An agent whose steering asks it to stand still (arrived, waiting) makes
+/// way, stepping aside and to its right, for a neighbor that presses on
+/// it; and its neighbors walk up to it rather than holding off, so that
+/// they come near enough to be made way for (rows of arrived agents let
+/// the later ones through to their places behind).
+///
 /// The push is a force, added to the agent's other steering (arrive, paths,
 /// flocking, a game's own) and capped once with it, so the chapter's
 /// response time and force cap still say how the agent moves. A velocity
@@ -110,6 +116,7 @@ impl Plugin for SteeringCrowdPlugin {
             // It keeps clear of obstacles too, and the level's look-ahead
             // leaves them to it; again when it stops avoiding.
             .register_required_components::<AvoidAgents, NoLookAhead>()
+            .register_required_components::<AvoidAgents, prepare::Resting>()
             .add_observer(look_ahead_again)
             .add_systems(
                 schedule,

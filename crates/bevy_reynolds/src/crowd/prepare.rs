@@ -7,22 +7,42 @@ use super::AvoidAgents;
 use crate::agent::SteeringParams;
 use crate::flocking::NeighborGrid;
 
-/// Each agent's way of avoiding, by entity index, made each step: 0 for an
-/// agent that does not avoid, else 1 + its
-/// [`AvoidAgents::right_of_way`] (up to 254).
+/// Who avoids and how, by entity index, made each step.
 #[derive(Resource, Debug, Default)]
-pub(super) struct Avoiding(Vec<u8>);
+pub(super) struct Avoiding {
+    /// 0 for an agent that does not avoid, else 1 + its
+    /// [`AvoidAgents::right_of_way`] (up to 254).
+    ways: Vec<u8>,
+    /// Whether it meant to stand still in its last step.
+    resting: Vec<bool>,
+}
 
 impl Avoiding {
     /// The right of way of `entity`, if it avoids.
     #[inline]
     pub(super) fn right_of_way(&self, entity: Entity) -> Option<u8> {
-        match self.0.get(entity.index_u32() as usize) {
+        match self.ways.get(entity.index_u32() as usize) {
             Some(&way) if way > 0 => Some(way - 1),
             _ => None,
         }
     }
+
+    /// Whether `entity` avoids and meant to stand still in its last step:
+    /// it makes way for those that press on it.
+    #[inline]
+    pub(super) fn resting(&self, entity: Entity) -> bool {
+        self.resting
+            .get(entity.index_u32() as usize)
+            .copied()
+            .unwrap_or(false)
+    }
 }
+
+/// Whether an avoider's steering asked, in its last step, to stand still
+/// (an agent arrived, waiting): written as it avoids, read by its
+/// neighbors in the next step.
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub(super) struct Resting(pub(super) bool);
 
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// a warning for each avoider whose rules are bad or that has no body.
@@ -49,19 +69,22 @@ pub(super) fn report_avoiders(
 pub(super) fn ask_for_neighbors(
     mut grid: ResMut<NeighborGrid>,
     mut avoiding: ResMut<Avoiding>,
-    avoiders: Query<(Entity, &AvoidAgents, &SteeringParams)>,
+    avoiders: Query<(Entity, &AvoidAgents, &SteeringParams, &Resting)>,
 ) {
-    let table = &mut avoiding.0;
-    table.clear();
+    let Avoiding { ways, resting } = &mut *avoiding;
+    ways.clear();
+    resting.clear();
     let mut reach = 0.0f32;
-    for (entity, avoid, params) in &avoiders {
+    for (entity, avoid, params, rests) in &avoiders {
         let rules = avoid.rules.sanitized();
         reach = reach.max(rules.reach(params.max_speed, params.radius, params.radius));
         let index = entity.index_u32() as usize;
-        if index >= table.len() {
-            table.resize(index + 1, 0);
+        if index >= ways.len() {
+            ways.resize(index + 1, 0);
+            resting.resize(index + 1, false);
         }
-        table[index] = avoid.right_of_way.saturating_add(1);
+        ways[index] = avoid.right_of_way.saturating_add(1);
+        resting[index] = rests.0;
     }
     if grid.asked_reach != reach {
         grid.asked_reach = reach;
