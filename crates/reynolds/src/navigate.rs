@@ -26,6 +26,7 @@
 //! assert!(route.length < 13.0);
 //! ```
 
+mod edges;
 mod grow;
 
 use geo::algorithm::bool_ops::{BooleanOps, FillRule};
@@ -33,6 +34,7 @@ use geo::{LineString, MultiPolygon, Polygon as GeoPolygon};
 use glam::Vec2;
 use polyanya::{Mesh, Triangulation};
 
+use self::edges::Edges;
 use crate::behaviors::arrive;
 use crate::math::{closest_on_segment, direction, sanitize_limit, sanitize_radius, sanitize_speed};
 
@@ -138,6 +140,7 @@ pub struct WalkableArea {
 #[derive(Clone)]
 struct Piece {
     mesh: Mesh,
+    edges: Edges,
     min: Vec2,
     max: Vec2,
 }
@@ -248,6 +251,7 @@ impl WalkableArea {
                 mesh.bake();
                 mesh.set_search_delta(delta);
                 Piece {
+                    edges: Edges::of(&mesh),
                     mesh,
                     min: lo,
                     max: hi,
@@ -374,33 +378,16 @@ impl WalkableArea {
         {
             return Some((p, found));
         }
-        let mut best: Option<(f32, Vec2, Vec2)> = None;
-        let mut best_piece = 0;
-        for (index, candidate) in self.pieces.iter().enumerate() {
-            if piece.is_some_and(|i| i != index) {
-                continue;
-            }
-            for layer in &candidate.mesh.layers {
-                for polygon in layer.polygons.iter().filter(|p| p.vertices.len() >= 3) {
-                    let corners: Vec<Vec2> = polygon
-                        .vertices
-                        .iter()
-                        .map(|v| layer.vertices[*v as usize].coords)
-                        .collect();
-                    let middle = corners.iter().sum::<Vec2>() / corners.len() as f32;
-                    for (i, a) in corners.iter().enumerate() {
-                        let q = closest_on_segment(p, *a, corners[(i + 1) % corners.len()]);
-                        let d = p.distance_squared(q);
-                        // (Ground near f32::MAX has corners at infinity.)
-                        if q.is_finite() && d.is_finite() && best.is_none_or(|(bd, _, _)| d < bd) {
-                            best = Some((d, q, middle));
-                            best_piece = index;
-                        }
-                    }
-                }
-            }
-        }
-        let (_, q, middle) = best?;
+        let (_, (q, middle), best_piece) = self
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| piece.is_none_or(|i| i == *index))
+            .filter_map(|(index, candidate)| {
+                let found = candidate.edges.nearest(p)?;
+                Some((p.distance_squared(found.0), found, index))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))?;
         // A hair toward its polygon's middle, so the search places it there.
         let inside = q + (middle - q) * 1e-3;
         Some((if inside.is_finite() { inside } else { q }, best_piece))
