@@ -549,3 +549,67 @@ fn a_ring_of_walls_keeps_a_body_inside_it_and_routes_run_within() {
     );
     assert!(!solid.is_free(from));
 }
+
+/// The nearest free place, found among the ground's edge in its grid, is
+/// the nearest point of any polygon's sides (looked at one by one), on
+/// random levels and from points inside solids, beside them and far off.
+#[test]
+fn the_nearest_free_place_is_the_nearest_of_every_polygons_sides() {
+    for seed in 1..=4 {
+        let mut r = stream(seed);
+        let solids: Vec<Solid> = (0..40)
+            .map(|_| {
+                let c = Vec2::new(r() * 40.0, r() * 40.0);
+                if r() < 0.5 {
+                    Solid::Circle {
+                        center: c,
+                        radius: 0.3 + r() * 2.0,
+                    }
+                } else {
+                    Solid::Wall {
+                        a: c,
+                        b: c + Vec2::new(r() * 8.0 - 4.0, r() * 8.0 - 4.0),
+                    }
+                }
+            })
+            .collect();
+        let reach = [Vec2::splat(0.0), Vec2::splat(40.0)];
+        let area = WalkableArea::new(&solids, Ground::Open { around: &reach }, BODY);
+        let sides: Vec<(Vec2, Vec2)> = area
+            .polygons()
+            .flat_map(|polygon| {
+                let corners: Vec<Vec2> = polygon.collect();
+                (0..corners.len())
+                    .map(|i| (corners[i], corners[(i + 1) % corners.len()]))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let mut off_ground = 0;
+        for _ in 0..300 {
+            let p = Vec2::new(r() * 80.0 - 20.0, r() * 80.0 - 20.0);
+            let found = area.nearest_free(p).unwrap();
+            if area.is_free(p) {
+                assert_eq!(found, p);
+                continue;
+            }
+            off_ground += 1;
+            let nearest = sides
+                .iter()
+                .map(|(a, b)| p.distance(closest_on_segment(p, *a, *b)))
+                .fold(f32::INFINITY, f32::min);
+            // The found place stands a hair inside its polygon: a
+            // thousandth of the way to its middle, under 0.09 on a ground
+            // 60 across.
+            assert!(
+                (p.distance(found) - nearest).abs() < 0.09,
+                "seed {seed}, from {p}: {found} is {} off, the nearest side {nearest}",
+                p.distance(found)
+            );
+            assert!(area.is_free(found), "seed {seed}: {found} from {p}");
+        }
+        assert!(
+            off_ground > 30,
+            "seed {seed}: only {off_ground} points off the ground"
+        );
+    }
+}
