@@ -200,6 +200,8 @@ enum BehaviorSpec {
     Pursue(TargetSpec),
     Evade(TargetSpec),
     Graze(TargetSpec),
+    OffsetPursuit(TargetSpec, Vec2),
+    Interpose(TargetSpec, TargetSpec),
     Blend(Vec<(f32, u8, TargetSpec, Priority)>),
 }
 
@@ -213,6 +215,8 @@ fn behavior() -> impl Strategy<Value = BehaviorSpec> {
         target().prop_map(BehaviorSpec::Pursue),
         target().prop_map(BehaviorSpec::Evade),
         target().prop_map(BehaviorSpec::Graze),
+        (target(), vec2()).prop_map(|(t, offset)| BehaviorSpec::OffsetPursuit(t, offset)),
+        (target(), target()).prop_map(|(a, b)| BehaviorSpec::Interpose(a, b)),
         proptest::collection::vec((hostile(), 0u8..6, target(), priority()), 0..4)
             .prop_map(BehaviorSpec::Blend),
     ]
@@ -376,6 +380,11 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
         BehaviorSpec::Pursue(x) => Behavior::Pursue(t(*x)),
         BehaviorSpec::Evade(x) => Behavior::Evade(t(*x)),
         BehaviorSpec::Graze(x) => Behavior::Graze(t(*x)),
+        BehaviorSpec::OffsetPursuit(x, offset) => Behavior::OffsetPursuit {
+            leader: t(*x),
+            offset: *offset,
+        },
+        BehaviorSpec::Interpose(a, b) => Behavior::Interpose(t(*a), t(*b)),
         BehaviorSpec::Blend(parts) => Behavior::Blend(
             parts
                 .iter()

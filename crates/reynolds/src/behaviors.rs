@@ -1,7 +1,7 @@
 //! The behaviors: each one is a way of choosing a desired velocity.
 
 use crate::defaults::MAX_LOOK_AHEAD;
-use crate::math::{Vector, direction, finite_or_zero, sanitize_limit, sanitize_speed};
+use crate::math::{Vector, direction, finite_or_zero, sanitize_limit, sanitize_speed, truncated};
 
 /// Seek: full speed, straight at the target.
 ///
@@ -132,4 +132,87 @@ pub fn evade(
 ) -> Vector {
     let predicted = predicted_position(pos, threat, threat_vel, max_speed);
     flee(pos, vel, predicted, max_speed, panic_radius)
+}
+
+/// Where a slot held in a leader's frame is: `offset.x` ahead of the
+/// leader along `heading`, `offset.y` to its left. A heading of zero, or
+/// not finite, counts as +x.
+///
+/// ```
+/// # use reynolds::{behaviors::slot_position, math::Vector};
+/// // 40 behind and 30 to the left of a leader at (100, 0) heading north.
+/// let slot = slot_position(Vector::new(100.0, 0.0), Vector::Y, Vector::new(-40.0, 30.0));
+/// assert!((slot - Vector::new(70.0, -40.0)).length() < 1e-4);
+/// ```
+#[inline]
+pub fn slot_position(leader: Vector, heading: Vector, offset: Vector) -> Vector {
+    let forward = match direction(finite_or_zero(heading)) {
+        Vector::ZERO => Vector::X,
+        forward => forward,
+    };
+    let offset = finite_or_zero(offset);
+    finite_or_zero(leader + forward * offset.x + forward.perp() * offset.y)
+}
+
+/// Offset pursuit: hold a slot that moves with a leader (see
+/// [`slot_position`]). The agent arrives at the slot, and moves with the
+/// leader on top: in its slot it wants the leader's velocity, and no lag
+/// is left behind a cruising leader. Never faster than `max_speed`.
+///
+/// Aiming, besides, where the slot will be (as pursue leads its target)
+/// counts the leader's velocity twice: an escort started 200 px off was
+/// still 16 px off after 3 s, against 1.6 px without.
+///
+/// ```
+/// # use reynolds::{behaviors::offset_pursuit, math::Vector};
+/// // In its slot beside a leader going east at 100: it goes east at 100.
+/// let v = offset_pursuit(Vector::ZERO, Vector::ZERO, Vector::new(100.0, 0.0), 220.0, 150.0);
+/// assert_eq!(v, Vector::new(100.0, 0.0));
+/// ```
+#[inline]
+pub fn offset_pursuit(
+    pos: Vector,
+    slot: Vector,
+    leader_vel: Vector,
+    max_speed: f32,
+    slowing_radius: f32,
+) -> Vector {
+    let leader_vel = finite_or_zero(leader_vel);
+    truncated(
+        finite_or_zero(arrive(pos, slot, max_speed, slowing_radius) + leader_vel),
+        max_speed,
+    )
+}
+
+/// Interpose: stand between two agents, aiming at the midpoint of where
+/// they will be by the time the agent could get there (never more than a
+/// second ahead), and moving with that midpoint: between two that keep
+/// their velocities it wants the midpoint's. Never faster than
+/// `max_speed`.
+///
+/// ```
+/// # use reynolds::{behaviors::interpose, math::Vector};
+/// // Standing at the midpoint of two standing agents: it stays.
+/// let (a, b) = (Vector::new(-50.0, 0.0), Vector::new(50.0, 0.0));
+/// assert_eq!(interpose(Vector::ZERO, a, Vector::ZERO, b, Vector::ZERO, 220.0, 150.0), Vector::ZERO);
+/// ```
+#[inline]
+pub fn interpose(
+    pos: Vector,
+    a: Vector,
+    a_vel: Vector,
+    b: Vector,
+    b_vel: Vector,
+    max_speed: f32,
+    slowing_radius: f32,
+) -> Vector {
+    let (a_vel, b_vel) = (finite_or_zero(a_vel), finite_or_zero(b_vel));
+    let middle = finite_or_zero(a * 0.5 + b * 0.5);
+    let ahead = look_ahead(pos, middle, max_speed);
+    let drift = finite_or_zero(a_vel * 0.5 + b_vel * 0.5);
+    let aim = finite_or_zero(middle + drift * ahead);
+    truncated(
+        finite_or_zero(arrive(pos, aim, max_speed, slowing_radius) + drift),
+        max_speed,
+    )
 }

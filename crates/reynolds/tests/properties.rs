@@ -62,6 +62,11 @@ proptest! {
         prop_assert!(pursue(pos, target, target_vel, max_speed).is_finite());
         prop_assert!(evade(pos, vel, target, target_vel, max_speed, radius).is_finite());
         prop_assert!(look_ahead(pos, target, max_speed).is_finite());
+        let slot = slot_position(target, vel, target_vel);
+        prop_assert!(slot.is_finite());
+        prop_assert!(offset_pursuit(pos, slot, target_vel, max_speed, radius).is_finite());
+        prop_assert!(offset_pursuit(pos, target, target_vel, max_speed, radius).is_finite());
+        prop_assert!(interpose(pos, target, target_vel, vel, pos, max_speed, radius).is_finite());
         let next = wander_step(angle, dt, radius, u);
         prop_assert!(next.is_finite());
         prop_assert!(wander(next, max_speed).is_finite());
@@ -84,6 +89,8 @@ proptest! {
         prop_assert!(seek(pos, target, max_speed).length() <= cap);
         prop_assert!(arrive(pos, target, max_speed, radius).length() <= cap);
         prop_assert!(pursue(pos, target, target_vel, max_speed).length() <= cap);
+        prop_assert!(offset_pursuit(pos, target, target_vel, max_speed, radius).length() <= cap);
+        prop_assert!(interpose(pos, target, target_vel, vel, pos, max_speed, radius).length() <= cap);
         let fled = flee(pos, vel, target, max_speed, radius);
         prop_assert!(fled == vel || fled.length() <= cap);
     }

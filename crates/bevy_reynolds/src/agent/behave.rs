@@ -5,13 +5,15 @@
 use bevy::ecs::change_detection::ContiguousMut;
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
-use reynolds::behaviors::{arrive, evade, flee, pursue, seek};
+use reynolds::behaviors::{
+    arrive, evade, flee, interpose, offset_pursuit, pursue, seek, slot_position,
+};
 use reynolds::combine::PriorityGroups;
 use reynolds::model::{Kinematics, steering};
 use reynolds::wander::{wander, wander_step};
 
 use super::behavior::{Behavior, Part, Target};
-use super::components::{Position, SteeringAccumulator, SteeringAgent, Velocity};
+use super::components::{Heading, Position, SteeringAccumulator, SteeringAgent, Velocity};
 use super::ground::GroundPlane;
 use super::measure::MeasuredVelocity;
 use super::params::SteeringParams;
@@ -26,6 +28,7 @@ pub(crate) struct TargetData {
     velocity: Option<&'static Velocity>,
     measured: Option<&'static MeasuredVelocity>,
     global: Option<&'static GlobalTransform>,
+    heading: Option<&'static Heading>,
 }
 
 impl TargetDataItem<'_, '_> {
@@ -68,6 +71,16 @@ fn resolve(target: Target, targets: &Targets, cache: &mut TargetCache) -> Option
             _ => look_up(entity, targets, cache),
         },
     }
+}
+
+/// The way `target` faces: its [`Heading`], else `None` (a point, an
+/// entity without one, or gone).
+fn heading_of(target: Target, targets: &Targets) -> Option<Vector> {
+    let Target::Entity(entity) = target else {
+        return None;
+    };
+    let data = targets.query.get(entity).ok()?;
+    data.heading.map(|h| h.0.as_vec2())
 }
 
 /// [`resolve`]'s query lookup, out of line, remembered in `cache`.
@@ -119,6 +132,25 @@ fn desired_velocity(
         Behavior::Evade(target) => {
             let (threat, threat_vel) = resolve(target, targets, cache)?;
             evade(pos, vel, threat, threat_vel, max_speed, params.panic_radius)
+        }
+        Behavior::OffsetPursuit { leader, offset } => {
+            let (leader_pos, leader_vel) = resolve(leader, targets, cache)?;
+            let heading = heading_of(leader, targets).unwrap_or(leader_vel);
+            let slot = slot_position(leader_pos, heading, offset);
+            offset_pursuit(pos, slot, leader_vel, max_speed, params.slowing_radius)
+        }
+        Behavior::Interpose(a, b) => {
+            let (a_pos, a_vel) = resolve(a, targets, cache)?;
+            let (b_pos, b_vel) = resolve(b, targets, cache)?;
+            interpose(
+                pos,
+                a_pos,
+                a_vel,
+                b_pos,
+                b_vel,
+                max_speed,
+                params.slowing_radius,
+            )
         }
         Behavior::Wander => wander(wandering.step(dt, params.wander_rate), max_speed),
         Behavior::Idle | Behavior::Graze(_) | Behavior::Blend(_) => vel,

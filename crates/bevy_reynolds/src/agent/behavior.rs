@@ -78,6 +78,33 @@ pub enum Behavior {
     /// (3). Far from the threat flee asks for nothing, so it wanders; inside
     /// the panic radius flee swamps wander, and it bolts.
     Graze(Target),
+    /// Hold a slot that moves with a leader: `offset.x` ahead of it along
+    /// its [`Heading`](crate::Heading) (the way its velocity points, if it
+    /// has none), `offset.y` to its left; arriving there and moving with it
+    /// ([`offset_pursuit`](reynolds::behaviors::offset_pursuit)). An escort
+    /// beside a convoy, a wingman.
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_reynolds::prelude::*;
+    /// # let mut world = World::new();
+    /// let leader = world.spawn((SteeringAgent, Behavior::Wander)).id();
+    /// // 40 px behind the leader and 30 px to its left.
+    /// world.spawn((
+    ///     SteeringAgent,
+    ///     Behavior::OffsetPursuit { leader: Target::Entity(leader), offset: Vec2::new(-40.0, 30.0) },
+    /// ));
+    /// ```
+    OffsetPursuit {
+        /// Whom it keeps its place by.
+        leader: Target,
+        /// Its place, in the leader's frame: ahead, and to its left.
+        offset: Vector,
+    },
+    /// Stand between two agents, at the midpoint of where they will be by
+    /// the time it could get there ([`interpose`](reynolds::behaviors::interpose)):
+    /// a bodyguard between a VIP and a threat.
+    Interpose(Target, Target),
     /// Any weighted sum of behaviors (blends and grazers among them).
     Blend(Vec<Weighted>),
 }
@@ -129,9 +156,8 @@ impl Weighted {
 pub struct Part<'a> {
     /// The weight: finite and not negative.
     pub weight: f32,
-    /// The behavior: [`Seek`](Behavior::Seek), [`Arrive`](Behavior::Arrive),
-    /// [`Flee`](Behavior::Flee), [`Pursue`](Behavior::Pursue),
-    /// [`Evade`](Behavior::Evade) or [`Wander`](Behavior::Wander).
+    /// The behavior: any but [`Idle`](Behavior::Idle),
+    /// [`Graze`](Behavior::Graze) and [`Blend`](Behavior::Blend).
     pub behavior: &'a Behavior,
     /// Its group.
     pub priority: Priority,
