@@ -134,6 +134,31 @@ for (const [name, color] of Object.entries({
   assert.ok(n >= 60, `the level's ${name} are drawn`);
 }
 
+// Its travellers find their way (the ground and the routes made at once
+// on the web, which has no threads): on their way to the far corner, and
+// a click on the ground (the window's (250, 600) is the field's (250, 100))
+// sends each to a place of its own round it, where it arrives.
+const travellers = (report) => report.agents.filter((a) => a.kind === "traveller");
+const away = (a, b) => Math.hypot(a.pos[0] - b.pos[0], a.pos[1] - b.pos[1]);
+const setOff = travellers(level);
+for (const [i, t] of travellers(levelLater).entries()) {
+  console.log(`level: traveller ${i} ${t.status}, ${away(setOff[i], t).toFixed(0)} px on`);
+  assert.ok(t.status === "Following" || t.status === "Arrived", `traveller ${i} has a route`);
+  assert.ok(away(setOff[i], t) > 10, `traveller ${i} is on its way`);
+}
+await page.mouse.move(250, 600);
+await page.mouse.down();
+await page.mouse.up();
+const clicked = await reportAfter(0);
+const sent = await reportAfter(clicked.seconds + 12);
+for (const [i, t] of travellers(sent).entries()) {
+  const [gx, gy] = t.goal;
+  const off = Math.hypot(t.pos[0] - gx, t.pos[1] - gy);
+  console.log(`level: traveller ${i} sent to (${gx.toFixed(0)}, ${gy.toFixed(0)}), ${t.status}, ${off.toFixed(1)} px from it`);
+  assert.ok(Math.hypot(gx - 250, gy - 100) < 32, `traveller ${i} is sent round the click`);
+  assert.ok(t.status === "Arrived" && off < 8, `traveller ${i} arrives`);
+}
+
 // The crowd, in a page of its own: the four groups cross, no body in
 // another, the panel beside the plaza.
 await page.close();
