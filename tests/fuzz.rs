@@ -201,6 +201,7 @@ enum BehaviorSpec {
     Evade(TargetSpec),
     Graze(TargetSpec),
     OffsetPursuit(TargetSpec, Vec2),
+    FollowLeader(TargetSpec, f32),
     Interpose(TargetSpec, TargetSpec),
     Blend(Vec<(f32, u8, TargetSpec, Priority)>),
 }
@@ -216,6 +217,7 @@ fn behavior() -> impl Strategy<Value = BehaviorSpec> {
         target().prop_map(BehaviorSpec::Evade),
         target().prop_map(BehaviorSpec::Graze),
         (target(), vec2()).prop_map(|(t, offset)| BehaviorSpec::OffsetPursuit(t, offset)),
+        (target(), hostile()).prop_map(|(t, behind)| BehaviorSpec::FollowLeader(t, behind)),
         (target(), target()).prop_map(|(a, b)| BehaviorSpec::Interpose(a, b)),
         proptest::collection::vec((hostile(), 0u8..6, target(), priority()), 0..4)
             .prop_map(BehaviorSpec::Blend),
@@ -385,6 +387,10 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
             offset: *offset,
         },
         BehaviorSpec::Interpose(a, b) => Behavior::Interpose(t(*a), t(*b)),
+        BehaviorSpec::FollowLeader(x, behind) => Behavior::FollowLeader {
+            leader: t(*x),
+            behind: *behind,
+        },
         BehaviorSpec::Blend(parts) => Behavior::Blend(
             parts
                 .iter()

@@ -155,3 +155,100 @@ fn a_bodyguard_stands_between_two_walkers() {
         );
     }
 }
+
+/// A leader (a body of radius 8) walking east at 60% of top speed, turning
+/// back west 4 s in, through its six followers (each keeping 40 px behind
+/// it; nothing else steers them, so they may overlap one another). No
+/// follower is in the leader's way (ahead of it, nearer than 80 px, within
+/// the two bodies' radii of the line it walks) for more than 1 s at a time;
+/// none passes through the leader's middle (stepping aside, the nearest
+/// comes 14.8 px; walking straight to its place behind, 0.8 px); and they
+/// follow (each within 150 px of the leader at the end).
+#[test]
+fn followers_keep_out_of_their_leaders_way() {
+    const RADIUS: f32 = 8.0;
+    for hz in RATES {
+        let mut app = headless_app(hz, 1, SteeringSettings::default());
+        let world = app.world_mut();
+        let body = SteeringParams {
+            radius: RADIUS,
+            ..default()
+        };
+        let leader = world
+            .spawn((
+                SteeringAgent,
+                Behavior::Seek(Target::Point(Vec2::new(1e6, 0.0))),
+                Position(Vec2::ZERO),
+                SteeringParams {
+                    max_speed: 0.6 * TOP_SPEED,
+                    ..body
+                },
+            ))
+            .id();
+        let followers: Vec<Entity> = (0..6)
+            .map(|i| {
+                world
+                    .spawn((
+                        SteeringAgent,
+                        Behavior::FollowLeader {
+                            leader: Target::Entity(leader),
+                            behind: 40.0,
+                        },
+                        Position(Vec2::new(
+                            -40.0 - 25.0 * (i / 2) as f32,
+                            20.0 * (i % 2) as f32 - 10.0,
+                        )),
+                        body,
+                    ))
+                    .id()
+            })
+            .collect();
+        let turn = (4.0 * hz) as u64;
+        let mut step = 0u64;
+        let mut in_way = vec![0u64; followers.len()];
+        let mut longest = 0u64;
+        let mut nearest = f32::INFINITY;
+        run_steps(&mut app, (hz * 10.0) as u64, |world| {
+            step += 1;
+            if step == turn {
+                *world.get_mut::<Behavior>(leader).unwrap() =
+                    Behavior::Seek(Target::Point(Vec2::new(-1e6, 0.0)));
+            }
+            let at = world.get::<Position>(leader).unwrap().0;
+            let forward = world.get::<Heading>(leader).unwrap().0.as_vec2();
+            for (i, f) in followers.iter().enumerate() {
+                let rel = world.get::<Position>(*f).unwrap().0 - at;
+                nearest = nearest.min(rel.length());
+                let (ahead, aside) = (rel.dot(forward), rel.dot(forward.perp()));
+                if ahead > 0.0 && ahead < 80.0 && aside.abs() < 2.0 * RADIUS {
+                    in_way[i] += 1;
+                    longest = longest.max(in_way[i]);
+                } else {
+                    in_way[i] = 0;
+                }
+            }
+        });
+        let at = app.world().get::<Position>(leader).unwrap().0;
+        let farthest = followers
+            .iter()
+            .map(|f| app.world().get::<Position>(*f).unwrap().0.distance(at))
+            .fold(0.0, f32::max);
+        let seconds = longest as f64 / hz;
+        eprintln!(
+            "at {hz} Hz: a follower was in the leader's way {seconds:.2} s at most; the \
+             farthest ends {farthest:.0} px from it; the nearest came {nearest:.1} px"
+        );
+        assert!(
+            seconds <= 1.0,
+            "at {hz} Hz: in the leader's way for {seconds} s"
+        );
+        assert!(
+            farthest < 150.0,
+            "at {hz} Hz: a follower ended {farthest} px away"
+        );
+        assert!(
+            nearest >= RADIUS,
+            "at {hz} Hz: a follower came {nearest} px from the leader"
+        );
+    }
+}

@@ -216,3 +216,49 @@ pub fn interpose(
         max_speed,
     )
 }
+
+/// Leader following, as Reynolds describes it: keep `behind` the leader
+/// (offset pursuit of the place that far back along its `heading`), but
+/// when in its way (ahead of it, nearer than `behind`, within `clear` of
+/// the line it walks) step out of it: sideways, to the side the agent is
+/// on (its left, seen from the leader, when dead ahead), at top speed,
+/// while keeping the leader's pace. Never faster than `max_speed`.
+///
+/// ```
+/// # use reynolds::{behaviors::follow_leader, math::Vector};
+/// // Just ahead of a leader walking east, a little to its left: it steps
+/// // north, out of the way.
+/// let v = follow_leader(Vector::new(20.0, 2.0), Vector::ZERO, Vector::new(100.0, 0.0), Vector::X, 40.0, 16.0, 220.0, 150.0);
+/// assert!(v.y > 100.0);
+/// ```
+#[inline]
+pub fn follow_leader(
+    pos: Vector,
+    leader: Vector,
+    leader_vel: Vector,
+    heading: Vector,
+    behind: f32,
+    clear: f32,
+    max_speed: f32,
+    slowing_radius: f32,
+) -> Vector {
+    let forward = match direction(finite_or_zero(heading)) {
+        Vector::ZERO => Vector::X,
+        forward => forward,
+    };
+    let behind = sanitize_limit(behind);
+    let from_leader = finite_or_zero(pos - leader);
+    let ahead = from_leader.dot(forward);
+    let aside = from_leader.dot(forward.perp());
+    if ahead > 0.0 && ahead < behind && aside.abs() < sanitize_limit(clear) {
+        let out = if aside < 0.0 {
+            -forward.perp()
+        } else {
+            forward.perp()
+        };
+        let desired = finite_or_zero(leader_vel) + out * sanitize_speed(max_speed);
+        return truncated(desired, max_speed);
+    }
+    let slot = slot_position(leader, forward, Vector::new(-behind, 0.0));
+    offset_pursuit(pos, slot, leader_vel, max_speed, slowing_radius)
+}

@@ -67,6 +67,7 @@ proptest! {
         prop_assert!(offset_pursuit(pos, slot, target_vel, max_speed, radius).is_finite());
         prop_assert!(offset_pursuit(pos, target, target_vel, max_speed, radius).is_finite());
         prop_assert!(interpose(pos, target, target_vel, vel, pos, max_speed, radius).is_finite());
+        prop_assert!(follow_leader(pos, target, target_vel, vel, radius, dt, max_speed, rt).is_finite());
         let next = wander_step(angle, dt, radius, u);
         prop_assert!(next.is_finite());
         prop_assert!(wander(next, max_speed).is_finite());
@@ -91,6 +92,7 @@ proptest! {
         prop_assert!(pursue(pos, target, target_vel, max_speed).length() <= cap);
         prop_assert!(offset_pursuit(pos, target, target_vel, max_speed, radius).length() <= cap);
         prop_assert!(interpose(pos, target, target_vel, vel, pos, max_speed, radius).length() <= cap);
+        prop_assert!(follow_leader(pos, target, target_vel, vel, radius, radius, max_speed, radius).length() <= cap);
         let fled = flee(pos, vel, target, max_speed, radius);
         prop_assert!(fled == vel || fled.length() <= cap);
     }

@@ -6,7 +6,7 @@ use bevy::ecs::change_detection::ContiguousMut;
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use reynolds::behaviors::{
-    arrive, evade, flee, interpose, offset_pursuit, pursue, seek, slot_position,
+    arrive, evade, flee, follow_leader, interpose, offset_pursuit, pursue, seek, slot_position,
 };
 use reynolds::combine::PriorityGroups;
 use reynolds::model::{Kinematics, steering};
@@ -29,6 +29,7 @@ pub(crate) struct TargetData {
     measured: Option<&'static MeasuredVelocity>,
     global: Option<&'static GlobalTransform>,
     heading: Option<&'static Heading>,
+    params: Option<&'static SteeringParams>,
 }
 
 impl TargetDataItem<'_, '_> {
@@ -73,14 +74,19 @@ fn resolve(target: Target, targets: &Targets, cache: &mut TargetCache) -> Option
     }
 }
 
-/// The way `target` faces: its [`Heading`], else `None` (a point, an
-/// entity without one, or gone).
-fn heading_of(target: Target, targets: &Targets) -> Option<Vector> {
+/// The way `target` faces (its [`Heading`]) and its body's radius, each
+/// `None` when it has none (a point, an entity without one, or gone).
+fn heading_and_radius(target: Target, targets: &Targets) -> (Option<Vector>, Option<f32>) {
     let Target::Entity(entity) = target else {
-        return None;
+        return (None, None);
     };
-    let data = targets.query.get(entity).ok()?;
-    data.heading.map(|h| h.0.as_vec2())
+    let Ok(data) = targets.query.get(entity) else {
+        return (None, None);
+    };
+    (
+        data.heading.map(|h| h.0.as_vec2()),
+        data.params.map(|p| p.radius),
+    )
 }
 
 /// [`resolve`]'s query lookup, out of line, remembered in `cache`.
@@ -135,9 +141,24 @@ fn desired_velocity(
         }
         Behavior::OffsetPursuit { leader, offset } => {
             let (leader_pos, leader_vel) = resolve(leader, targets, cache)?;
-            let heading = heading_of(leader, targets).unwrap_or(leader_vel);
+            let heading = heading_and_radius(leader, targets).0.unwrap_or(leader_vel);
             let slot = slot_position(leader_pos, heading, offset);
             offset_pursuit(pos, slot, leader_vel, max_speed, params.slowing_radius)
+        }
+        Behavior::FollowLeader { leader, behind } => {
+            let (leader_pos, leader_vel) = resolve(leader, targets, cache)?;
+            let (heading, leader_radius) = heading_and_radius(leader, targets);
+            let clear = leader_radius.unwrap_or(params.radius) + params.radius;
+            follow_leader(
+                pos,
+                leader_pos,
+                leader_vel,
+                heading.unwrap_or(leader_vel),
+                behind,
+                clear,
+                max_speed,
+                params.slowing_radius,
+            )
         }
         Behavior::Interpose(a, b) => {
             let (a_pos, a_vel) = resolve(a, targets, cache)?;

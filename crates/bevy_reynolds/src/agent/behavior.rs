@@ -101,6 +101,21 @@ pub enum Behavior {
         /// Its place, in the leader's frame: ahead, and to its left.
         offset: Vector,
     },
+    /// Follow a leader as Reynolds describes it: keep `behind` it along its
+    /// [`Heading`](crate::Heading), and, found in its way (ahead of it,
+    /// nearer than `behind`, within the two bodies' radii of the line it
+    /// walks), step out of it sideways
+    /// ([`follow_leader`](reynolds::behaviors::follow_leader)). With
+    /// [`AvoidAgents`](crate::AvoidAgents), followers keep apart, and out
+    /// of the leader's body. (Flocking's separation, a desired velocity in
+    /// the weighted sum, holds them back: six followers with it walked at
+    /// two thirds of their leader's pace.)
+    FollowLeader {
+        /// Whom it follows.
+        leader: Target,
+        /// How far behind it, along its heading.
+        behind: f32,
+    },
     /// Stand between two agents, at the midpoint of where they will be by
     /// the time it could get there ([`interpose`](reynolds::behaviors::interpose)):
     /// a bodyguard between a VIP and a threat.
