@@ -88,7 +88,7 @@ pub(super) fn avoid_agents(
                 // One standing makes way when pressed: walked up to at the
                 // pace it slows to, not held off by the wish to pass it
                 // (which stopped agents short of rows of arrived ones, out
-                // of reach of their making way: 4 of 200 in the office).
+                // of reach of their making way: 9 of 200 in the office).
                 let walk_up = near || avoiding.resting(grid.entity(other));
                 let mine = if walk_up { velocity } else { foreseen };
                 // Between equals each pushes as the power law says; alone,

@@ -69,7 +69,7 @@ pub(super) fn report_avoiders(
 pub(super) fn ask_for_neighbors(
     mut grid: ResMut<NeighborGrid>,
     mut avoiding: ResMut<Avoiding>,
-    avoiders: Query<(Entity, &AvoidAgents, &SteeringParams, &Resting)>,
+    avoiders: Query<(Entity, &AvoidAgents, &SteeringParams, Option<&Resting>)>,
 ) {
     let Avoiding { ways, resting } = &mut *avoiding;
     ways.clear();
@@ -84,7 +84,7 @@ pub(super) fn ask_for_neighbors(
             resting.resize(index + 1, false);
         }
         ways[index] = avoid.right_of_way.saturating_add(1);
-        resting[index] = rests.0;
+        resting[index] = rests.is_some_and(|r| r.0);
     }
     if grid.asked_reach != reach {
         grid.asked_reach = reach;
