@@ -136,6 +136,9 @@ fn setup(
     ];
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed.0);
     let flocking = Flocking::separation_only().scaled(UNIT);
+    // The field, a metre in from its edge: grazers that bolt from the
+    // marker turn back before they run off it into the dark.
+    let field = Containment::rect(Vec2::splat(1.0 - FIELD), Vec2::splat(FIELD - 1.0));
     for i in 0..args.agents {
         let (behavior, material) = &kinds[i % kinds.len()];
         let pos = Vec2::new(
@@ -147,6 +150,7 @@ fn setup(
             SteeringAgent,
             behavior.clone(),
             flocking,
+            field.clone(),
             Position(pos),
             Start(pos),
             Heading::from_angle(angle),

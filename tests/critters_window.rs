@@ -329,6 +329,38 @@ fn the_3d_herd_is_drawn_on_the_ground_and_moves_there() {
     assert!(moved >= 55, "only {moved} of 60 agents moved 2 m in 4 s");
 }
 
+/// The 3D herd for 15 s: every agent is still on the field (50 m square,
+/// round the origin); grazers bolting from the marker ran off it into the
+/// dark before they were given the field as their containment (20 of 60
+/// were 30 to 150 m out).
+#[test]
+fn the_3d_herd_stays_on_its_field() {
+    if !display_available() {
+        return;
+    }
+    let report = temp_path("herd-field.json");
+    under_xvfb(&format!(
+        "\"$HERD\" --seed 4 --seconds 15 --report '{}'",
+        report.display()
+    ));
+    let report = read_report(&report);
+    let agents = report["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 60);
+    let off: Vec<(f64, f64)> = agents
+        .iter()
+        .map(|a| {
+            let t = &a["translation"];
+            (t[0].as_f64().unwrap(), t[2].as_f64().unwrap())
+        })
+        .filter(|(x, z)| x.abs().max(z.abs()) > 25.0)
+        .collect();
+    assert!(
+        off.is_empty(),
+        "{} agents off the field: {off:?}",
+        off.len()
+    );
+}
+
 /// The level demo, unattended, with its screenshot and report.
 fn run_level(seed: u64, name: &str) -> (Vec<[u8; 3]>, serde_json::Value) {
     let (shot, report) = (
