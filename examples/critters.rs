@@ -175,6 +175,7 @@ fn main() -> AppExit {
                 write_report.run_if(common::report_due),
             ),
         )
+        .init_resource::<Panels>()
         .add_systems(EguiPrimaryContextPass, exercises_panel)
         .run()
 }
@@ -414,10 +415,31 @@ fn quit(mut exit: MessageWriter<AppExit>) {
     exit.write(AppExit::Success);
 }
 
-fn exercises_panel(mut contexts: EguiContexts, mut exercises: ResMut<Exercises>) -> Result {
+/// Where the panels stand on the window, in logical pixels, for the
+/// report: none may hide another.
+#[derive(Resource, Default)]
+struct Panels(Vec<(&'static str, [f32; 4])>);
+
+fn exercises_panel(
+    mut contexts: EguiContexts,
+    mut exercises: ResMut<Exercises>,
+    mut panels: ResMut<Panels>,
+) -> Result {
     let mut edited = exercises.clone();
+    let ctx = contexts.ctx_mut()?;
+    panels.0 = ctx.memory(|memory| {
+        ["Steering", "Exercises"]
+            .into_iter()
+            .filter_map(|name| {
+                // (A window's area is named by its title, as an `Option`.)
+                let r = memory.area_rect(egui::Id::new(Some(name)))?;
+                Some((name, [r.min.x, r.min.y, r.max.x, r.max.y]))
+            })
+            .collect()
+    });
     egui::Window::new("Exercises")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-10.0, -40.0])
+        // Under the key, clear of the tuning panel on the right.
+        .anchor(egui::Align2::LEFT_TOP, [10.0, 160.0])
         .resizable(false)
         .show(contexts.ctx_mut()?, |ui| {
             ui.checkbox(
@@ -508,8 +530,14 @@ fn write_report(
     frames: Res<bevy::diagnostic::FrameCount>,
     real: Res<Time<Real>>,
     settings: Res<SteeringSettings>,
+    panels: Res<Panels>,
 ) {
     let mouse = mouse.single().map_or(Vec2::NAN, |p| p.0);
+    let windows: serde_json::Map<String, serde_json::Value> = panels
+        .0
+        .iter()
+        .map(|(name, r)| (name.to_string(), json!(r)))
+        .collect();
     let agents: Vec<_> = agents
         .iter()
         .map(|(kind, pos, vel, flocks)| {
@@ -528,6 +556,7 @@ fn write_report(
         "mouse_moved_at": moved_at.0,
         "mouse": [mouse.x, mouse.y],
         "response_time": settings.agent.response_time,
+        "windows": windows,
         "agents": agents,
     });
     report.publish(&json);

@@ -122,13 +122,29 @@ fn the_screenshot_shows_every_kind_the_key_and_the_panel() {
     if !display_available() {
         return;
     }
-    let shot = temp_path("critters.png");
+    let (shot, report) = (temp_path("critters.png"), temp_path("critters.json"));
     under_xvfb(&format!(
-        "\"$CRITTERS\" --seed 3 --seconds 3 --screenshot '{}'",
-        shot.display()
+        "\"$CRITTERS\" --seed 3 --seconds 3 --screenshot '{}' --report '{}'",
+        shot.display(),
+        report.display()
     ));
     let (width, height, pixels) = read_png(&shot);
     assert_eq!((width, height), (1000, 700));
+    // The tuning panel and the exercises both shown, neither over the
+    // other (the exercises stood under the panel's foot, half hidden).
+    let windows = read_report(&report)["windows"].clone();
+    let rect = |name: &str| -> [f64; 4] {
+        let r = windows[name]
+            .as_array()
+            .unwrap_or_else(|| panic!("no {name} window"));
+        [0, 1, 2, 3].map(|i| r[i].as_f64().unwrap())
+    };
+    let (steering, exercises) = (rect("Steering"), rect("Exercises"));
+    let apart = steering[2] <= exercises[0]
+        || exercises[2] <= steering[0]
+        || steering[3] <= exercises[1]
+        || exercises[3] <= steering[1];
+    assert!(apart, "the windows overlap: {steering:?} and {exercises:?}");
     let at = |x: u32, y: u32| pixels[(y * width + x) as usize];
 
     let kinds = [
