@@ -156,7 +156,9 @@ for (const [i, t] of travellers(sent).entries()) {
   const off = Math.hypot(t.pos[0] - gx, t.pos[1] - gy);
   console.log(`level: traveller ${i} sent to (${gx.toFixed(0)}, ${gy.toFixed(0)}), ${t.status}, ${off.toFixed(1)} px from it`);
   assert.ok(Math.hypot(gx - 250, gy - 100) < 32, `traveller ${i} is sent round the click`);
-  assert.ok(t.status === "Arrived" && off < 8, `traveller ${i} arrives`);
+  // Arrived within a body's radius (8 px), and may since have stepped
+  // aside for a neighbour or a fleeing grazer: within two.
+  assert.ok(t.status === "Arrived" && off < 16, `traveller ${i} arrives`);
 }
 
 // The crowd, in a page of its own: the four groups cross, no body in
