@@ -74,19 +74,18 @@ fn resolve(target: Target, targets: &Targets, cache: &mut TargetCache) -> Option
     }
 }
 
-/// The way `target` faces (its [`Heading`]) and its body's radius, each
-/// `None` when it has none (a point, an entity without one, or gone).
-fn heading_and_radius(target: Target, targets: &Targets) -> (Option<Vector>, Option<f32>) {
-    let Target::Entity(entity) = target else {
-        return (None, None);
+/// A leader's place, velocity, the way it faces (its [`Heading`], else
+/// its velocity's) and its body's radius (if it has [`SteeringParams`]), in
+/// one lookup; `None` if it is an entity that no longer exists.
+fn leader_of(target: Target, targets: &Targets) -> Option<(Vector, Vector, Vector, Option<f32>)> {
+    let entity = match target {
+        Target::Point(point) => return Some((point, Vector::ZERO, Vector::ZERO, None)),
+        Target::Entity(entity) => entity,
     };
-    let Ok(data) = targets.query.get(entity) else {
-        return (None, None);
-    };
-    (
-        data.heading.map(|h| h.0.as_vec2()),
-        data.params.map(|p| p.radius),
-    )
+    let data = targets.query.get(entity).ok()?;
+    let (pos, vel) = (data.position(targets.ground)?, data.velocity());
+    let heading = data.heading.map_or(vel, |h| h.0.as_vec2());
+    Some((pos, vel, heading, data.params.map(|p| p.radius)))
 }
 
 /// [`resolve`]'s query lookup, out of line, remembered in `cache`.
@@ -140,20 +139,18 @@ fn desired_velocity(
             evade(pos, vel, threat, threat_vel, max_speed, params.panic_radius)
         }
         Behavior::OffsetPursuit { leader, offset } => {
-            let (leader_pos, leader_vel) = resolve(leader, targets, cache)?;
-            let heading = heading_and_radius(leader, targets).0.unwrap_or(leader_vel);
+            let (leader_pos, leader_vel, heading, _) = leader_of(leader, targets)?;
             let slot = slot_position(leader_pos, heading, offset);
             offset_pursuit(pos, slot, leader_vel, max_speed, params.slowing_radius)
         }
         Behavior::FollowLeader { leader, behind } => {
-            let (leader_pos, leader_vel) = resolve(leader, targets, cache)?;
-            let (heading, leader_radius) = heading_and_radius(leader, targets);
+            let (leader_pos, leader_vel, heading, leader_radius) = leader_of(leader, targets)?;
             let clear = leader_radius.unwrap_or(params.radius) + params.radius;
             follow_leader(
                 pos,
                 leader_pos,
                 leader_vel,
-                heading.unwrap_or(leader_vel),
+                heading,
                 behind,
                 clear,
                 max_speed,
