@@ -245,6 +245,7 @@ struct AgentSpec {
     path: Option<(Vec<Vec2>, bool, f32)>,
     ignore_obstacles: bool,
     navigate: Option<(TargetSpec, f32)>,
+    hide: Option<(TargetSpec, f32)>,
 }
 
 fn agent() -> impl Strategy<Value = AgentSpec> {
@@ -262,6 +263,7 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
             proptest::option::weighted(0.3, (points(), any::<bool>(), hostile())),
             proptest::bool::weighted(0.1),
             proptest::option::weighted(0.3, (target(), hostile())),
+            proptest::option::weighted(0.2, (target(), hostile())),
         ),
     )
         .prop_map(
@@ -272,7 +274,7 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
                 overrides,
                 (flocking, avoid),
                 contain,
-                (path, ignore_obstacles, navigate),
+                (path, ignore_obstacles, navigate, hide),
             )| {
                 AgentSpec {
                     pos,
@@ -285,6 +287,7 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
                     path,
                     ignore_obstacles,
                     navigate,
+                    hide,
                 }
             },
         )
@@ -433,6 +436,9 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
             Target::Point(p) => Goal::Point(p),
         };
         agent.insert(Navigate { goal, clearance });
+    }
+    if let Some((hunter, reach)) = spec.hide {
+        agent.insert(Hide::from(resolve(hunter, agents)).within(reach));
     }
     agent.id()
 }

@@ -33,7 +33,7 @@ pub use agent::{
 pub use crowd::{AvoidAgents, SteeringCrowdPlugin};
 pub use flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
 pub use level::{
-    AvoidanceMemory, Containment, FollowPath, IgnoreObstacles, Obstacle, ObstacleIndex,
+    AvoidanceMemory, Containment, FollowPath, Hide, IgnoreObstacles, Obstacle, ObstacleIndex,
     SteeringLevelPlugin, SteeringPath,
 };
 pub use math::{Dir, Vector};
@@ -187,8 +187,8 @@ pub mod prelude {
     pub use crate::crowd::{AvoidAgents, SteeringCrowdPlugin};
     pub use crate::flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
     pub use crate::level::{
-        Containment, FollowPath, IgnoreObstacles, Obstacle, ObstacleIndex, SteeringLevelPlugin,
-        SteeringPath,
+        Containment, FollowPath, Hide, IgnoreObstacles, Obstacle, ObstacleIndex,
+        SteeringLevelPlugin, SteeringPath,
     };
     pub use crate::navigation::{
         Arrived, Goal, MovingObstacle, Navigate, NavigationStatus, SteeringNavigationPlugin,

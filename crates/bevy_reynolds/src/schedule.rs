@@ -87,6 +87,8 @@ pub(crate) enum StepSystems {
     Flock,
     /// Path following's added.
     FollowPaths,
+    /// Hiders' added.
+    Hide,
     /// Navigating agents' routes followed.
     FollowRoutes,
     /// Obstacle avoidance and containment: they look where the rest take
@@ -123,6 +125,7 @@ impl StepSystems {
                 Self::Behave,
                 Self::Flock,
                 Self::FollowPaths,
+                Self::Hide,
                 Self::FollowRoutes,
                 Self::AvoidObstacles,
                 Self::AvoidAgents,

@@ -262,3 +262,25 @@ pub fn follow_leader(
     let slot = slot_position(leader, forward, Vector::new(-behind, 0.0));
     offset_pursuit(pos, slot, leader_vel, max_speed, slowing_radius)
 }
+
+/// Where to hide from a hunter behind a cover (an obstacle inside the
+/// circle of `radius` round `center`): on the line from the hunter through
+/// the cover's middle, `gap` beyond the circle on the far side. Seen from
+/// the hunter, the cover's middle stands in front of it, so any cover that
+/// holds its middle (a rock, a wall, a convex block) hides it. A hunter on
+/// the middle sees round every side: the spot is then `+x` of it.
+///
+/// ```
+/// # use reynolds::{behaviors::hiding_spot, math::Vector};
+/// // A rock of 30 at (100, 0), the hunter west of it: 10 px east of the rock.
+/// let spot = hiding_spot(Vector::ZERO, Vector::new(100.0, 0.0), 30.0, 10.0);
+/// assert_eq!(spot, Vector::new(140.0, 0.0));
+/// ```
+#[inline]
+pub fn hiding_spot(hunter: Vector, center: Vector, radius: f32, gap: f32) -> Vector {
+    let away = match direction(finite_or_zero(center - hunter)) {
+        Vector::ZERO => Vector::X,
+        away => away,
+    };
+    finite_or_zero(center + away * (sanitize_limit(radius) + sanitize_limit(gap)))
+}

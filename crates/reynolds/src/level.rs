@@ -77,6 +77,44 @@ impl Shape {
     }
 }
 
+/// The circle round a thing made of `shapes` that a hider can hide
+/// behind ([`hiding_spot`](crate::behaviors::hiding_spot)): centred on the
+/// mean of its circles' centres and its walls' ends (a polygon's corners),
+/// just wide enough to hold them all. `None` for no shapes. For a convex
+/// thing the centre is inside it, so a line through the centre is blocked.
+///
+/// ```
+/// # use reynolds::level::{Shape, cover_circle};
+/// # use glam::Vec2;
+/// let wall = Shape::Wall { a: Vec2::new(-40.0, 0.0), b: Vec2::new(40.0, 0.0) };
+/// assert_eq!(cover_circle([wall]), Some((Vec2::ZERO, 40.0)));
+/// ```
+pub fn cover_circle<I>(shapes: I) -> Option<(Vec2, f32)>
+where
+    I: IntoIterator<Item = Shape>,
+    I::IntoIter: Clone,
+{
+    let shapes = shapes.into_iter();
+    let (mut sum, mut count) = (Vec2::ZERO, 0.0f32);
+    for shape in shapes.clone() {
+        match shape {
+            Shape::Circle { center, .. } => (sum, count) = (sum + center * 2.0, count + 2.0),
+            Shape::Wall { a, b } => (sum, count) = (sum + a + b, count + 2.0),
+        }
+    }
+    if count == 0.0 {
+        return None;
+    }
+    let center = finite_or_zero(sum / count);
+    let radius = shapes
+        .map(|shape| match shape {
+            Shape::Circle { center: c, radius } => c.distance(center) + radius,
+            Shape::Wall { a, b } => a.distance(center).max(b.distance(center)),
+        })
+        .fold(0.0, f32::max);
+    Some((center, radius))
+}
+
 /// The body swept ahead of an agent: from `from`, along the unit vector
 /// `dir`, as far as `length`, with the body's radius `radius` (plus any
 /// clearance the agent keeps).

@@ -68,6 +68,7 @@ proptest! {
         prop_assert!(offset_pursuit(pos, target, target_vel, max_speed, radius).is_finite());
         prop_assert!(interpose(pos, target, target_vel, vel, pos, max_speed, radius).is_finite());
         prop_assert!(follow_leader(pos, target, target_vel, vel, radius, dt, max_speed, rt).is_finite());
+        prop_assert!(hiding_spot(pos, target, radius, rt).is_finite());
         let next = wander_step(angle, dt, radius, u);
         prop_assert!(next.is_finite());
         prop_assert!(wander(next, max_speed).is_finite());
@@ -391,6 +392,24 @@ fn shape() -> impl Strategy<Value = Shape> {
         }),
         (vec(any_finite()), vec(any_finite())).prop_map(|(a, b)| Shape::Wall { a, b }),
     ]
+}
+
+proptest! {
+    /// A cover's circle round any finite shapes holds every one of them
+    /// (to float rounding), and is finite.
+    #[test]
+    fn a_cover_circle_holds_its_shapes(shapes in proptest::collection::vec(shape(), 1..6)) {
+        let (center, radius) = cover_circle(shapes.iter().copied()).unwrap();
+        prop_assert!(center.is_finite() && !radius.is_nan());
+        let slack = 1e-4 * radius.max(1.0);
+        for shape in &shapes {
+            let farthest = match *shape {
+                Shape::Circle { center: c, radius: r } => c.distance(center) + r,
+                Shape::Wall { a, b } => a.distance(center).max(b.distance(center)),
+            };
+            prop_assert!(farthest <= radius + slack, "{shape:?} reaches {farthest}, past {radius}");
+        }
+    }
 }
 
 proptest! {

@@ -1,9 +1,10 @@
 //! A level ([`SteeringLevelPlugin`]): [`Obstacle`]s (rocks and walls) every
 //! agent steers round, [`Containment`] that keeps an agent inside an area,
-//! and [`FollowPath`].
+//! [`FollowPath`], and [`Hide`] behind its obstacles.
 
 mod avoidance;
 mod containment;
+mod hide;
 mod obstacles;
 mod paths;
 
@@ -12,6 +13,7 @@ use bevy::prelude::*;
 pub use avoidance::AvoidanceMemory;
 pub(crate) use avoidance::{NoLookAhead, RouteKeepsClear};
 pub use containment::Containment;
+pub use hide::Hide;
 pub(crate) use obstacles::placer;
 pub use obstacles::{IgnoreObstacles, Obstacle, ObstacleIndex};
 pub use paths::{FollowPath, SteeringPath};
@@ -21,7 +23,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 
 /// A level: the [`ObstacleIndex`] made in
 /// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare); path
-/// following, then obstacle avoidance and containment, in
+/// following and [`Hide`], then obstacle avoidance and containment, in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors), after
 /// the agents' behaviors and flocking. Every agent gets an
 /// [`AvoidanceMemory`]. Needs [`SteeringAgentPlugin`] first (as in
@@ -81,6 +83,7 @@ impl Plugin for SteeringLevelPlugin {
             .register_type::<Containment>()
             .register_type::<FollowPath>()
             .register_type::<IgnoreObstacles>()
+            .register_type::<Hide>()
             .register_type::<AvoidanceMemory>()
             .register_required_components::<SteeringAgent, AvoidanceMemory>()
             .init_resource::<ObstacleIndex>()
@@ -96,6 +99,9 @@ impl Plugin for SteeringLevelPlugin {
                     paths::follow_paths
                         .run_if(any_with_component::<FollowPath>)
                         .in_set(StepSystems::FollowPaths),
+                    hide::hide
+                        .run_if(any_with_component::<Hide>)
+                        .in_set(StepSystems::Hide),
                     avoidance::avoid_obstacles
                         .run_if(avoidance::anything_to_avoid)
                         .in_set(StepSystems::AvoidObstacles),

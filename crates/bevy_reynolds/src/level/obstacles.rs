@@ -4,7 +4,7 @@
 //! the plane.
 
 use bevy::prelude::*;
-use reynolds::level::Shape;
+use reynolds::level::{Shape, cover_circle};
 use reynolds::navigate::Solid;
 use reynolds::spatial::ShapeIndex;
 
@@ -151,6 +151,17 @@ pub struct ObstacleIndex {
     counts: [usize; 3],
     /// How many times they were gathered.
     generation: u64,
+    /// Each obstacle as a cover a hider can hide behind.
+    covers: Vec<Cover>,
+}
+
+/// An obstacle seen as cover ([`Hide`](super::Hide)): the circle round it
+/// ([`cover_circle`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Cover {
+    pub(super) obstacle: Entity,
+    pub(super) center: Vector,
+    pub(super) radius: f32,
 }
 
 impl ObstacleIndex {
@@ -159,6 +170,11 @@ impl ObstacleIndex {
     /// may have changed.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Each obstacle as a cover a hider can hide behind.
+    pub(super) fn covers(&self) -> &[Cover] {
+        &self.covers
     }
 }
 
@@ -239,6 +255,7 @@ pub(super) fn index_obstacles(
     if changed {
         index.generation += 1;
         index.shapes.clear();
+        index.covers.clear();
         for (entity, obstacle, position, global) in &obstacles {
             // Without building the message `problem` makes.
             if !obstacle.is_valid() {
@@ -246,12 +263,21 @@ pub(super) fn index_obstacles(
             }
             let place = placer(*ground, position, global);
             let mut part = 0;
+            let first = index.shapes.shapes().len();
             obstacle.for_each_shape(place, |shape| {
                 if shape.is_valid() {
                     index.shapes.push(entity, part, shape);
                 }
                 part += 1;
             });
+            let shapes = index.shapes.shapes()[first..].iter().map(|s| s.shape);
+            if let Some((center, radius)) = cover_circle(shapes) {
+                index.covers.push(Cover {
+                    obstacle: entity,
+                    center,
+                    radius,
+                });
+            }
         }
     }
     // Cells about the size of an agent's look-ahead (and lists for the
