@@ -42,6 +42,16 @@ use crate::math::{closest_on_segment, direction, sanitize_limit, sanitize_radius
 /// must still be carved out of the ground.
 const MIN_GROWTH: f32 = 1e-3;
 
+/// The farthest from the origin a solid, a corner of the ground or a point
+/// routes must reach round may be, in any unit: the triangulation's
+/// areas multiply coordinates, and beyond this they would overflow.
+pub const FARTHEST: f32 = 1e12;
+
+/// Whether `p` is finite and no farther than [`FARTHEST`] on either axis.
+fn near_enough(p: Vec2) -> bool {
+    p.is_finite() && p.abs().max_element() <= FARTHEST
+}
+
 /// Something no body may walk into, for navigation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Solid {
@@ -68,16 +78,16 @@ pub enum Solid {
 }
 
 impl Solid {
-    /// Whether every number in it is finite, a circle's radius is not
-    /// negative, and a polygon has a point.
+    /// Whether every number in it is finite and within [`FARTHEST`], a
+    /// circle's radius is not negative, and a polygon has a point.
     pub fn is_valid(&self) -> bool {
         match self {
             Solid::Circle { center, radius } => {
-                center.is_finite() && radius.is_finite() && *radius >= 0.0
+                near_enough(*center) && (0.0..=FARTHEST).contains(radius)
             }
-            Solid::Wall { a, b } => a.is_finite() && b.is_finite(),
+            Solid::Wall { a, b } => near_enough(*a) && near_enough(*b),
             Solid::Polygon(points) | Solid::Ring(points) => {
-                !points.is_empty() && points.iter().all(|p| p.is_finite())
+                !points.is_empty() && points.iter().all(|p| near_enough(*p))
             }
         }
     }
@@ -160,7 +170,7 @@ impl WalkableArea {
     /// The ground for a body of radius `body` among `solids` (invalid ones,
     /// see [`Solid::is_valid`], are left out).
     pub fn new(solids: &[Solid], ground: Ground, body: f32) -> Self {
-        let body = sanitize_radius(body);
+        let body = sanitize_radius(body).min(FARTHEST);
         // A wall must have some thickness to be carved out of the ground,
         // even for a body of no size.
         let grow = body.max(MIN_GROWTH);
@@ -176,7 +186,8 @@ impl WalkableArea {
         }
         let outline = match ground {
             Ground::Within(points) => {
-                let points: Vec<Vec2> = points.iter().copied().filter(|p| p.is_finite()).collect();
+                let points: Vec<Vec2> =
+                    points.iter().copied().filter(|p| near_enough(*p)).collect();
                 let points = grow::distinct(&points);
                 // The ground's edges are walls seen from inside.
                 for (i, a) in points.iter().enumerate() {
@@ -189,7 +200,7 @@ impl WalkableArea {
                 let (min, max) = rings
                     .iter()
                     .flatten()
-                    .chain(around.iter().filter(|p| p.is_finite()))
+                    .chain(around.iter().filter(|p| near_enough(**p)))
                     .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(lo, hi), p| {
                         (lo.min(*p), hi.max(*p))
                     });

@@ -613,3 +613,45 @@ fn the_nearest_free_place_is_the_nearest_of_every_polygons_sides() {
         );
     }
 }
+
+/// Solids, ground corners and points to reach round that lie too far off
+/// for the triangulation's arithmetic (past `FARTHEST`) are left out: the
+/// area stays the size of the rest, and routes go on as without them. (A
+/// rock of radius 1e30 or an agent at 1e30 once made areas of NaN, and the
+/// mesh's sort panicked on them; hostile worlds in `tests/fuzz.rs`.)
+#[test]
+fn numbers_too_far_off_are_left_out() {
+    let mut solids = u_trap();
+    solids.push(Solid::Circle {
+        center: Vec2::new(951.0, -1479.0),
+        radius: 1e30,
+    });
+    solids.push(Solid::Wall {
+        a: Vec2::new(0.0, 3e38),
+        b: Vec2::ZERO,
+    });
+    let reach = [
+        Vec2::new(-5.0, -7.0),
+        Vec2::new(13.0, 7.0),
+        Vec2::new(1e30, -1e30),
+    ];
+    let area = WalkableArea::new(&solids, Ground::Open { around: &reach }, BODY);
+    let (min, max) = area.bounds();
+    assert!(
+        min.cmpgt(Vec2::splat(-100.0)).all() && max.cmplt(Vec2::splat(100.0)).all(),
+        "{min} {max}"
+    );
+    let route = area
+        .route(Vec2::new(7.0, 0.0), Vec2::new(12.0, 0.0))
+        .unwrap();
+    assert_eq!(route.end, RouteEnd::Goal);
+    let within = [
+        Vec2::new(-20.0, -20.0),
+        Vec2::new(1e30, -20.0),
+        Vec2::new(20.0, -20.0),
+        Vec2::new(20.0, 20.0),
+        Vec2::new(-20.0, 20.0),
+    ];
+    let area = WalkableArea::new(&solids, Ground::Within(&within), 1e30);
+    assert!(area.bounds().1.x <= 20.0, "{:?}", area.bounds());
+}
