@@ -246,6 +246,9 @@ struct AgentSpec {
     ignore_obstacles: bool,
     navigate: Option<(TargetSpec, f32)>,
     hide: Option<(TargetSpec, f32)>,
+    /// A formation it leads (its shape, by number, and spacing), and the
+    /// agent whose formation it keeps.
+    formation: (Option<(u8, f32)>, Option<usize>),
 }
 
 fn agent() -> impl Strategy<Value = AgentSpec> {
@@ -264,6 +267,10 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
             proptest::bool::weighted(0.1),
             proptest::option::weighted(0.3, (target(), hostile())),
             proptest::option::weighted(0.2, (target(), hostile())),
+            (
+                proptest::option::weighted(0.2, (0u8..6, hostile())),
+                proptest::option::weighted(0.3, 0usize..40),
+            ),
         ),
     )
         .prop_map(
@@ -274,7 +281,7 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
                 overrides,
                 (flocking, avoid),
                 contain,
-                (path, ignore_obstacles, navigate, hide),
+                (path, ignore_obstacles, navigate, hide, formation),
             )| {
                 AgentSpec {
                     pos,
@@ -288,6 +295,7 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
                     ignore_obstacles,
                     navigate,
                     hide,
+                    formation,
                 }
             },
         )
@@ -322,7 +330,7 @@ enum Op {
     Teleport(usize, Vec2),
     Shove(usize, Vec2),
     Despawn(usize),
-    Spawn(AgentSpec),
+    Spawn(Box<AgentSpec>),
     Push(usize, Vec2, Priority),
     Obstacle(Obstacle, Vec2, bool),
     MoveObstacle(usize, Vec2),
@@ -336,7 +344,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0usize..40, vec2()).prop_map(|(a, p)| Op::Teleport(a, p)),
         2 => (0usize..40, vec2()).prop_map(|(a, v)| Op::Shove(a, v)),
         1 => (0usize..40).prop_map(Op::Despawn),
-        1 => agent().prop_map(Op::Spawn),
+        1 => agent().prop_map(|spec| Op::Spawn(Box::new(spec))),
         2 => (0usize..40, vec2(), priority()).prop_map(|(a, f, p)| Op::Push(a, f, p)),
         2 => obstacle().prop_map(|(o, at, by_position)| Op::Obstacle(o, at, by_position)),
         1 => (0usize..40, vec2()).prop_map(|(i, at)| Op::MoveObstacle(i, at)),
@@ -439,6 +447,20 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
     }
     if let Some((hunter, reach)) = spec.hide {
         agent.insert(Hide::from(resolve(hunter, agents)).within(reach));
+    }
+    if let Some((shape, spacing)) = spec.formation.0 {
+        let shape = match shape {
+            0 => FormationShape::Line,
+            1 => FormationShape::Column,
+            2 => FormationShape::Wedge,
+            3 => FormationShape::Box,
+            4 => FormationShape::Circle,
+            _ => FormationShape::Slots(vec![Vec2::new(-spacing, 0.0), Vec2::NAN, Vec2::ZERO]),
+        };
+        agent.insert(Formation::new(shape, spacing));
+    }
+    if let Some(leader) = spec.formation.1.and_then(|i| agents.get(i)) {
+        agent.insert(InFormation(*leader));
     }
     agent.id()
 }

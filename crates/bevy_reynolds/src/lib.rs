@@ -4,6 +4,7 @@
 mod agent;
 mod crowd;
 mod flocking;
+mod formation;
 mod level;
 mod math;
 mod navigation;
@@ -32,6 +33,9 @@ pub use agent::{
 };
 pub use crowd::{AvoidAgents, SteeringCrowdPlugin};
 pub use flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
+pub use formation::{
+    Formation, FormationPlace, FormationShape, FormationState, InFormation, SteeringFormationPlugin,
+};
 pub use level::{
     AvoidanceMemory, Containment, FollowPath, Hide, IgnoreObstacles, Obstacle, ObstacleIndex,
     SteeringLevelPlugin, SteeringPath,
@@ -49,7 +53,8 @@ pub use schedule::{SteeringSchedule, SteeringSystems, run_one_fixed_step};
 /// Every steering capability, one plugin each, as avian's `PhysicsPlugins`:
 /// [`SteeringAgentPlugin`] (the agent and its step, which the others need),
 /// [`SteeringFlockingPlugin`], [`SteeringCrowdPlugin`],
-/// [`SteeringLevelPlugin`] and [`SteeringNavigationPlugin`]. One line adds
+/// [`SteeringLevelPlugin`], [`SteeringNavigationPlugin`] and
+/// [`SteeringFormationPlugin`]. One line adds
 /// them all with the chapter's defaults; a game leaves a capability out
 /// with `.build().disable::<…>()`.
 ///
@@ -147,6 +152,7 @@ impl PluginGroup for SteeringPlugins {
             .add(SteeringCrowdPlugin)
             .add(SteeringLevelPlugin)
             .add(SteeringNavigationPlugin)
+            .add(SteeringFormationPlugin)
     }
 }
 
@@ -186,6 +192,7 @@ pub mod prelude {
     };
     pub use crate::crowd::{AvoidAgents, SteeringCrowdPlugin};
     pub use crate::flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
+    pub use crate::formation::{Formation, FormationShape, InFormation, SteeringFormationPlugin};
     pub use crate::level::{
         Containment, FollowPath, Hide, IgnoreObstacles, Obstacle, ObstacleIndex,
         SteeringLevelPlugin, SteeringPath,

@@ -80,6 +80,8 @@ pub(crate) enum StepSystems {
     /// Navigating agents' routes planned, on the walkable ground made
     /// again if an obstacle changed.
     PlanRoutes,
+    /// Formations' members given their places.
+    Form,
     /// Each agent's [`Behavior`](crate::Behavior): its accumulator starts
     /// the step with these forces.
     Behave,
@@ -89,6 +91,8 @@ pub(crate) enum StepSystems {
     FollowPaths,
     /// Hiders' added.
     Hide,
+    /// Formations' members' added.
+    HoldPlaces,
     /// Navigating agents' routes followed.
     FollowRoutes,
     /// Obstacle avoidance and containment: they look where the rest take
@@ -117,7 +121,13 @@ impl StepSystems {
     const IN_STAGES: [(SteeringSystems, &'static [StepSystems]); 4] = [
         (
             SteeringSystems::Prepare,
-            &[Self::Settings, Self::Measure, Self::Index, Self::PlanRoutes],
+            &[
+                Self::Settings,
+                Self::Measure,
+                Self::Index,
+                Self::PlanRoutes,
+                Self::Form,
+            ],
         ),
         (
             SteeringSystems::Behaviors,
@@ -126,6 +136,7 @@ impl StepSystems {
                 Self::Flock,
                 Self::FollowPaths,
                 Self::Hide,
+                Self::HoldPlaces,
                 Self::FollowRoutes,
                 Self::AvoidObstacles,
                 Self::AvoidAgents,

@@ -6,6 +6,7 @@ pub mod combine;
 pub mod crowd;
 pub mod defaults;
 pub mod flock;
+pub mod formation;
 pub mod level;
 pub mod math;
 pub mod measure;

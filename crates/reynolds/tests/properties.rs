@@ -600,3 +600,68 @@ proptest! {
         assert_lanes_step_as_one_by_one(lanes, dt);
     }
 }
+
+fn formation_shape() -> impl Strategy<Value = reynolds::formation::FormationShape> {
+    use reynolds::formation::FormationShape;
+    prop_oneof![
+        Just(FormationShape::Line),
+        Just(FormationShape::Column),
+        Just(FormationShape::Wedge),
+        Just(FormationShape::Box),
+        Just(FormationShape::Circle),
+    ]
+}
+
+proptest! {
+    /// Untangled, no two members' straight ways to their places cross,
+    /// whatever the places, wherever the members start, and however much
+    /// shorter a swap must make them.
+    #[test]
+    fn untangled_ways_never_cross(
+        points in proptest::collection::vec((vec(-500.0f32..500.0), vec(-500.0f32..500.0)), 2..24),
+        margin in prop_oneof![Just(0.0f32), 0.0f32..200.0],
+    ) {
+        use reynolds::formation::{untangle, ways_cross};
+        let (members, places): (Vec<Vec2>, Vec<Vec2>) = points.into_iter().unzip();
+        let mut assigned: Vec<usize> = (0..members.len()).collect();
+        untangle(&members, &places, &mut assigned, margin);
+        let mut sorted = assigned.clone();
+        sorted.sort();
+        prop_assert_eq!(sorted, (0..members.len()).collect::<Vec<_>>());
+        for a in 0..members.len() {
+            for b in a + 1..members.len() {
+                let (a0, a1) = (members[a], places[assigned[a]]);
+                let (b0, b1) = (members[b], places[assigned[b]]);
+                prop_assert!(!ways_cross(a0, a1, b0, b1), "{a0}->{a1} crosses {b0}->{b1}");
+            }
+        }
+    }
+
+    /// Every shape's places are finite, and no two (nor a place and the
+    /// leader) nearer than the spacing, for any size of group.
+    #[test]
+    fn formation_places_keep_their_spacing(
+        shape in formation_shape(), n in 1usize..40, spacing in 0.1f32..100.0,
+    ) {
+        let places: Vec<Vec2> = (0..n).map(|i| shape.slot(i, n, spacing)).collect();
+        for (i, a) in places.iter().enumerate() {
+            prop_assert!(a.is_finite());
+            prop_assert!(a.length() >= spacing * 0.999, "{shape:?} {i} of {n} at {a}");
+            for b in &places[i + 1..] {
+                prop_assert!(a.distance(*b) >= spacing * 0.999, "{shape:?}: {a} and {b}");
+            }
+        }
+    }
+
+    /// Any input at all, slots and trails stay finite.
+    #[test]
+    fn formation_geometry_is_finite(
+        shape in formation_shape(), i in 0usize..50, n in 0usize..50, spacing in any_float(),
+        head in vec(any_float()), crumbs in proptest::collection::vec(vec(any_float()), 0..5),
+        distance in any_float(),
+    ) {
+        prop_assert!(shape.slot(i, n, spacing).is_finite());
+        let (at, way) = reynolds::formation::back_along(head, crumbs, distance);
+        prop_assert!(at.is_finite() && way.is_finite());
+    }
+}

@@ -1,0 +1,140 @@
+//! Formations ([`SteeringFormationPlugin`]): a group that keeps a shape
+//! round its leader, walks in a column where the way is too narrow for the
+//! shape, and forms up again after it.
+
+mod form;
+mod hold;
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+pub use reynolds::formation::FormationShape;
+
+use crate::agent::SteeringAgent;
+use crate::math::Vector;
+use crate::schedule::{SteeringSchedule, StepSystems};
+
+/// On a leader: the agents that name it in [`InFormation`] keep a shape
+/// round it, `spacing` apart, each holding its place as
+/// [`Behavior::OffsetPursuit`](crate::Behavior::OffsetPursuit) does.
+///
+/// Members take places so that no two walk across each other to them
+/// ([`untangle`](reynolds::formation::untangle)), and keep them while
+/// the leader turns; one that joins or is gone has the rest take places
+/// again. While members are more than a spacing off their places, the
+/// leader slows for them ([`FormationState::pace`]). Where the way ahead of the leader (its
+/// [`Navigate`](crate::Navigate) route, else its velocity) is too narrow
+/// for the shape, they fall into a column in its steps, and form up again
+/// once the way is wide enough and each sees its place clear. Give
+/// members [`AvoidAgents`](crate::AvoidAgents) (and the leader too) to keep
+/// their bodies apart meanwhile.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_reynolds::prelude::*;
+/// # let mut world = World::new();
+/// let leader = world
+///     .spawn((Navigate::to(Vec2::new(900.0, 300.0)), Formation::new(FormationShape::Wedge, 40.0)))
+///     .id();
+/// for _ in 0..12 {
+///     world.spawn((InFormation(leader), AvoidAgents::default()));
+/// }
+/// ```
+#[derive(Component, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(SteeringAgent, FormationState)]
+pub struct Formation {
+    /// The shape.
+    pub shape: FormationShape,
+    /// How far apart neighbours stand, in world units: at least the
+    /// members' width, or they stand in each other.
+    pub spacing: f32,
+}
+
+impl Formation {
+    /// A formation of `shape`, neighbours `spacing` apart.
+    pub fn new(shape: FormationShape, spacing: f32) -> Self {
+        Self { shape, spacing }
+    }
+}
+
+/// What the plugin keeps of a leader's [`Formation`]: who holds which
+/// place, and whether it walks in a column now.
+#[derive(Component, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct FormationState {
+    /// The members, in the order of their places: `members[i]` holds
+    /// place `i` of the shape (or walks `i + 1`-th in the column).
+    pub members: Vec<Entity>,
+    /// Whether the members walk in a column, the way being too narrow.
+    pub in_column: bool,
+    /// How fast the leader walks, as a share of what its behaviors ask:
+    /// below 1 while a member is more than a spacing off its place, down
+    /// to a quarter.
+    pub pace: f32,
+    /// The leader's heading in the last step, to tell how fast it turns.
+    heading: Vector,
+    /// Where the leader walked, newest first, for the column.
+    #[reflect(ignore)]
+    trail: VecDeque<Vector>,
+}
+
+impl Default for FormationState {
+    fn default() -> Self {
+        Self {
+            members: Vec::new(),
+            in_column: false,
+            pace: 1.0,
+            heading: Vector::ZERO,
+            trail: VecDeque::new(),
+        }
+    }
+}
+
+/// On a member: the leader whose [`Formation`] it keeps.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(SteeringAgent, FormationPlace)]
+pub struct InFormation(pub Entity);
+
+/// A member's place this step, and how fast the place moves (the plugin
+/// writes it; `None` while its leader has no [`Formation`] or is gone).
+#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct FormationPlace {
+    /// Where, and the place's velocity.
+    pub place: Option<(Vector, Vector)>,
+}
+
+/// Formations: each leader's members are given their places in
+/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare), after the
+/// obstacles are indexed and routes planned, and hold them in
+/// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors), in
+/// [`Priority::Normal`](crate::Priority::Normal) with their other
+/// behaviors. Needs [`SteeringAgentPlugin`](crate::SteeringAgentPlugin)
+/// first; sees the level's obstacles if
+/// [`SteeringLevelPlugin`](crate::SteeringLevelPlugin) is in.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SteeringFormationPlugin;
+
+impl Plugin for SteeringFormationPlugin {
+    fn build(&self, app: &mut App) {
+        let schedule = SteeringSchedule::of(app, "SteeringFormationPlugin");
+        app.register_type::<Formation>()
+            .register_type::<FormationShape>()
+            .register_type::<FormationState>()
+            .register_type::<InFormation>()
+            .register_type::<FormationPlace>()
+            .add_systems(
+                schedule,
+                (
+                    form::form
+                        .run_if(any_with_component::<Formation>)
+                        .in_set(StepSystems::Form),
+                    (hold::hold_places, hold::pace_leaders)
+                        .run_if(any_with_component::<InFormation>)
+                        .in_set(StepSystems::HoldPlaces),
+                ),
+            );
+    }
+}
