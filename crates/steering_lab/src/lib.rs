@@ -23,6 +23,7 @@ mod checks;
 pub mod crowd;
 mod experiments;
 pub mod figures;
+pub mod groups;
 pub mod levels;
 pub mod memory;
 pub mod routes;

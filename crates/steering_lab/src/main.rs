@@ -117,6 +117,28 @@ enum Command {
         #[arg(long)]
         seconds: Option<f32>,
     },
+    /// Run group scenes through the plugin (an escort, a bodyguard,
+    /// followers, prey hiding, and a formation through a door, round a
+    /// turn, turning about, losing and gaining members), and print one
+    /// JSON line each with what they measured (`steering_lab::groups`).
+    Groups {
+        /// The scenes, by name (escort, bodyguard, followers, hide, door,
+        /// wheel, about-face, fall-and-join), or `all`.
+        #[arg(long, value_delimiter = ',', default_value = "all")]
+        scene: Vec<String>,
+        /// Steps a second.
+        #[arg(long, value_delimiter = ',', default_value = "60")]
+        hz: Vec<f64>,
+        /// The formation's shape: line, column, wedge, box or circle.
+        #[arg(long, default_value = "wedge")]
+        shape: String,
+        /// How many members the formation has.
+        #[arg(long, default_value_t = 12)]
+        members: usize,
+        /// Neighbours' distance in the formation, px.
+        #[arg(long, default_value_t = 40.0)]
+        spacing: f32,
+    },
     /// Time navigation on the level workload's square of obstacles: the
     /// walkable area built and routes answered (beside Polyanya on a mesh
     /// of its own, as vleue_navigator builds one), then the plugin's steps
@@ -695,6 +717,63 @@ fn main() -> ExitCode {
             }
             if let Some(Err(error)) = trace.as_mut().map(Write::flush) {
                 return fail(format!("cannot write the trace: {error}"));
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Groups {
+            scene,
+            hz,
+            shape,
+            members,
+            spacing,
+        } => {
+            use bevy_reynolds::FormationShape;
+            use steering_lab::groups::{SCENES, Squad, run_scene};
+            let shape = match shape.as_str() {
+                "line" => FormationShape::Line,
+                "column" => FormationShape::Column,
+                "wedge" => FormationShape::Wedge,
+                "box" => FormationShape::Box,
+                "circle" => FormationShape::Circle,
+                other => {
+                    return fail(format_args!(
+                        "--shape: line, column, wedge, box or circle, not {other}"
+                    ));
+                }
+            };
+            if !(1..=200).contains(&members) {
+                return fail(format_args!("--members: 1 to 200, not {members}"));
+            }
+            if !(spacing.is_finite() && spacing > 2.0 * steering_lab::groups::RADIUS) {
+                return fail(format_args!(
+                    "--spacing: more than the members' width (16 px) and finite, not {spacing}"
+                ));
+            }
+            if let Some(bad) = hz.iter().find(|hz| !(hz.is_finite() && **hz >= 1.0)) {
+                return fail(format_args!("--hz: 1 or more and finite, not {bad}"));
+            }
+            let squad = Squad {
+                shape,
+                members,
+                spacing,
+            };
+            let names: Vec<&str> = if scene.iter().any(|s| s == "all") {
+                SCENES.to_vec()
+            } else {
+                scene.iter().map(String::as_str).collect()
+            };
+            if let Some(unknown) = names.iter().find(|name| !SCENES.contains(name)) {
+                return fail(format_args!(
+                    "--scene: {unknown} is not one of {}",
+                    SCENES.join(", ")
+                ));
+            }
+            for name in names {
+                for &hz in &hz {
+                    if let Some(line) = run_scene(name, hz, &squad) {
+                        println!("{line}");
+                    }
+                }
             }
             ExitCode::SUCCESS
         }
