@@ -3,10 +3,13 @@
 //! the mouse; travellers (orange) go where they are sent, finding the way
 //! round everything: click on the ground to send the selected travellers
 //! there, click on a traveller to select or leave it (all start selected,
-//! and start sent to the far corner). No one walks into a rock or through a
+//! and start sent to the far corner); a squad (purple) keeps a wedge
+//! behind its leader, falls into a column between the rocks and forms up
+//! again: right-click to send it. No one walks into a rock or through a
 //! wall, and everyone stays inside the field. The panel tunes the
-//! look-ahead and clearance live; the debug view draws the rocks, walls,
-//! the path, where each patroller aims and each traveller's route.
+//! look-ahead, the clearance and the squad's shape and spacing live; the
+//! debug view draws the rocks, walls, the path, where each patroller aims,
+//! each traveller's route and each squad member's place.
 //!
 //! ```sh
 //! cargo run --example level
@@ -37,6 +40,7 @@ const FAINT: Color = Color::srgb_u8(70, 78, 90);
 const ORANGE: Color = Color::srgb_u8(240, 140, 30);
 /// A traveller left out of the selection.
 const DULL_ORANGE: Color = Color::srgb_u8(130, 90, 50);
+const PURPLE: Color = Color::srgb_u8(150, 90, 220);
 
 /// The agents' body radius, in pixels.
 const BODY: f32 = 8.0;
@@ -55,6 +59,10 @@ struct Args {
     /// How many travellers, sent where you click.
     #[arg(long, default_value_t = 4)]
     travellers: usize,
+    /// How many members the squad has besides its leader (0: no squad),
+    /// sent where you right-click.
+    #[arg(long, default_value_t = 6)]
+    squad: usize,
     /// The seed, and an unattended run.
     #[command(flatten)]
     run: RunArgs,
@@ -143,6 +151,8 @@ enum Kind {
     Patroller,
     Grazer,
     Traveller,
+    Leader,
+    Member,
 }
 
 /// A traveller that a click on the ground sends.
@@ -190,6 +200,7 @@ fn main() -> AppExit {
             (
                 follow_mouse,
                 send_travellers.after(follow_mouse),
+                send_squad.after(follow_mouse),
                 write_report.run_if(common::report_due),
             ),
         );
@@ -251,6 +262,44 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
             AgentColor(ORANGE),
         ));
     }
+    // The squad, in a wedge behind its leader near the bottom left, sent
+    // north between the big rock and the one west of it, a gap too narrow
+    // for the wedge.
+    if args.squad > 0 {
+        let formation = Formation::new(FormationShape::Wedge, 3.0 * BODY);
+        let at = Vec2::new(260.0, 110.0);
+        let places: Vec<Vec2> = (0..args.squad)
+            .map(|i| formation.place(i, args.squad, at, Vec2::X))
+            .collect();
+        let leader = commands
+            .spawn((
+                Kind::Leader,
+                formation,
+                Navigate::to(Vec2::new(300.0, 560.0)),
+                AvoidAgents {
+                    right_of_way: 1,
+                    ..default()
+                },
+                inside.clone(),
+                Position(at),
+                SteeringParams {
+                    max_speed: 0.6 * bevy_reynolds::reynolds::defaults::MAX_SPEED,
+                    ..default()
+                },
+                AgentColor(PURPLE),
+            ))
+            .id();
+        for place in places {
+            commands.spawn((
+                Kind::Member,
+                InFormation(leader),
+                AvoidAgents::default(),
+                inside.clone(),
+                Position(place),
+                AgentColor(PURPLE),
+            ));
+        }
+    }
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(placement.0);
     let mut placed = 0;
     while placed < args.grazers {
@@ -267,6 +316,8 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
             SteeringAgent,
             Kind::Grazer,
             Behavior::Graze(Target::Entity(mouse)),
+            // Out of the squad's way, and it out of theirs.
+            AvoidAgents::default(),
             inside.clone(),
             Position(p),
             // Facing anywhere, and wandering off that way.
@@ -299,13 +350,16 @@ fn send_travellers(
     panel: Option<Res<bevy_egui::input::EguiWantsInput>>,
     window: Query<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform)>,
-    mut travellers: Query<(
-        Entity,
-        &Position,
-        &mut Navigate,
-        &mut AgentColor,
-        Has<Selected>,
-    )>,
+    mut travellers: Query<
+        (
+            Entity,
+            &Position,
+            &mut Navigate,
+            &mut AgentColor,
+            Has<Selected>,
+        ),
+        Without<Formation>,
+    >,
     mut commands: Commands,
 ) {
     // A click on the panel is the panel's.
@@ -344,6 +398,27 @@ fn send_travellers(
     }
 }
 
+/// A right-click anywhere sends the squad's leader there; its members
+/// keep their places round it.
+fn send_squad(
+    buttons: Res<ButtonInput<MouseButton>>,
+    panel: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform)>,
+    mut leaders: Query<&mut Navigate, With<Formation>>,
+) {
+    if !buttons.just_pressed(MouseButton::Right)
+        || panel.is_some_and(|p| p.wants_pointer_input() || p.is_pointer_over_area())
+    {
+        return;
+    }
+    if let Some(click) = cursor_in_world(&window, &camera) {
+        for mut navigate in &mut leaders {
+            navigate.goal = Goal::Point(click);
+        }
+    }
+}
+
 /// Each step, the closest any body came to a rock, a wall or the edge.
 fn measure_clearance(
     field: Res<Field>,
@@ -364,6 +439,8 @@ fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     least: Res<LeastClearance>,
+    squads: Query<(&Formation, &FormationState, &Position)>,
+    members: Query<&Position, With<InFormation>>,
     agents: Query<(
         &Kind,
         &Position,
@@ -385,6 +462,8 @@ fn write_report(
                     Kind::Patroller => "patroller",
                     Kind::Grazer => "grazer",
                     Kind::Traveller => "traveller",
+                    Kind::Leader => "leader",
+                    Kind::Member => "member",
                 },
                 "pos": [pos.x, pos.y],
                 "vel": [vel.x, vel.y],
@@ -394,8 +473,24 @@ fn write_report(
             })
         })
         .collect();
+    // For each place of the squad's shape, the nearest member: the
+    // farthest of those, 0 when the shape is whole and every place held.
+    let squad = squads.iter().next().map(|(formation, state, pos)| {
+        let n = state.members.len();
+        let off = (0..n)
+            .map(|i| {
+                let place = formation.place(i, n, pos.0, state.facing);
+                members
+                    .iter()
+                    .map(|m| m.0.distance(place))
+                    .fold(f32::INFINITY, f32::min)
+            })
+            .fold(0.0, f32::max);
+        json!({"members": n, "in_column": state.in_column, "off_places_px": off})
+    });
     let json = json!({
         "seconds": fixed.elapsed_secs_f64(),
+        "squad": squad,
         "least_clearance_px": least.0,
         "least_clearance_at": [least.1.x, least.1.y],
         "agents": agents,

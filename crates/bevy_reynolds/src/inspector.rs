@@ -1,6 +1,7 @@
 //! A live tuning panel (feature `inspector`), drawn with egui: every global
-//! parameter, the fixed rate, the seed, pause, single-step and reset, and
-//! the numbers that follow from the limits.
+//! parameter, the fixed rate, the seed, pause, single-step and reset, the
+//! numbers that follow from the limits, and, when there are formations,
+//! their shape and spacing.
 //!
 //! ```no_run
 //! # use bevy::prelude::*;
@@ -21,6 +22,7 @@ use reynolds::model::{Limits, braking_distance, sanitize_mass, time_to_speed};
 use reynolds::predict::arrive_overshoot;
 
 use crate::agent::{Combine, DEFAULT_SEED, SteeringLengthUnit, SteeringSeed, SteeringSettings};
+use crate::formation::{Formation, FormationShape};
 use crate::schedule::run_one_fixed_step;
 
 /// Adds the tuning panel (and egui, if the app does not have it yet).
@@ -112,6 +114,7 @@ fn panel(
     mut seed: ResMut<SteeringSeed>,
     mut reset: MessageWriter<SteeringReset>,
     length_unit: Option<Res<SteeringLengthUnit>>,
+    mut formations: Query<&mut Formation>,
 ) -> Result {
     if !inspector.open {
         return Ok(());
@@ -129,6 +132,8 @@ fn panel(
     let mut step_clicked = false;
     let mut reset_clicked = false;
     let mut seed_value = inspector.seed;
+    // Every formation takes the first one's shape and spacing as edited.
+    let mut formation = formations.iter().next().cloned();
     egui::Window::new("Steering")
         .default_pos([760.0, 10.0])
         .default_width(230.0)
@@ -175,6 +180,12 @@ fn panel(
             slider(ui, &mut agent.min_look_ahead, length(0.0..=200.0), &look);
             let gap = format!("clearance ({px})");
             slider(ui, &mut agent.clearance, length(0.0..=50.0), &gap);
+            if let Some(formation) = &mut formation {
+                ui.heading("Formations");
+                formation_shape(ui, &mut formation.shape);
+                let spacing = format!("spacing ({px})");
+                slider(ui, &mut formation.spacing, length(10.0..=120.0), &spacing);
+            }
             ui.heading("Trails and time");
             slider(
                 ui,
@@ -239,6 +250,11 @@ fn panel(
     if edited != *settings {
         *settings = edited;
     }
+    if let Some(edited) = formation {
+        for mut formation in &mut formations {
+            formation.set_if_neq(edited.clone());
+        }
+    }
     let hz = f64::from(hz.clamp(10.0, 240.0));
     if (fixed.timestep().as_secs_f64().recip() - hz).abs() > 1e-6 {
         fixed.set_timestep_hz(hz);
@@ -261,6 +277,33 @@ fn panel(
         });
     }
     Ok(())
+}
+
+/// A formation's shape, of the five the panel knows (places a game gave
+/// are kept until another shape is picked).
+fn formation_shape(ui: &mut egui::Ui, shape: &mut FormationShape) {
+    let name = |shape: &FormationShape| match shape {
+        FormationShape::Line => "line",
+        FormationShape::Column => "column",
+        FormationShape::Wedge => "wedge",
+        FormationShape::Box => "box",
+        FormationShape::Circle => "circle",
+        FormationShape::Slots(_) => "given places",
+    };
+    egui::ComboBox::from_label("shape")
+        .selected_text(name(shape))
+        .show_ui(ui, |ui| {
+            for choice in [
+                FormationShape::Line,
+                FormationShape::Column,
+                FormationShape::Wedge,
+                FormationShape::Box,
+                FormationShape::Circle,
+            ] {
+                let label = name(&choice);
+                ui.selectable_value(shape, choice, label);
+            }
+        });
 }
 
 /// The turn-rate limit in degrees a second, or none.

@@ -192,7 +192,10 @@ pub mod prelude {
     };
     pub use crate::crowd::{AvoidAgents, SteeringCrowdPlugin};
     pub use crate::flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
-    pub use crate::formation::{Formation, FormationShape, InFormation, SteeringFormationPlugin};
+    pub use crate::formation::{
+        Formation, FormationPlace, FormationShape, FormationState, InFormation,
+        SteeringFormationPlugin,
+    };
     pub use crate::level::{
         Containment, FollowPath, Hide, IgnoreObstacles, Obstacle, ObstacleIndex,
         SteeringLevelPlugin, SteeringPath,

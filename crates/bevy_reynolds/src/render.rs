@@ -31,6 +31,7 @@ use reynolds::crowd::time_to_collision;
 use crate::agent::{DesiredVelocity, Position, SteeringAgent, SteeringSettings, Trail, Velocity};
 use crate::crowd::AvoidAgents;
 use crate::flocking::NeighborGrid;
+use crate::formation::FormationPlace;
 use crate::level::{AvoidanceMemory, FollowPath, ObstacleIndex};
 use crate::navigation::{NavigationRoute, NavigationStatus};
 
@@ -60,8 +61,9 @@ pub struct DebugDraw {
     pub radii_color: Color,
     /// Every [`Obstacle`](crate::Obstacle) (as the plugin indexed it this
     /// step), every [`FollowPath`]'s path and the point its follower aims
-    /// at, and what is left of each [`Navigate`](crate::Navigate) agent's
-    /// route, in the agent's color.
+    /// at, what is left of each [`Navigate`](crate::Navigate) agent's
+    /// route, and each formation member's place (a dot), in the agent's
+    /// color.
     pub level: bool,
     /// The line each agent looks along for obstacles, as long as it looks.
     pub look_ahead: bool,
@@ -656,6 +658,7 @@ fn draw_level(
         &NavigationStatus,
         Option<&AgentColor>,
     )>,
+    members: Query<(&FormationPlace, Option<&AgentColor>)>,
     mut buffers: Local<MeshBuffers>,
     mut drawn: Local<Vec<usize>>,
 ) {
@@ -706,6 +709,12 @@ fn draw_level(
                 from = *corner;
             }
             buffers.disc(from, 4.0, 12, color);
+        }
+        for (place, color) in &members {
+            if let Some((at, _)) = place.place {
+                let color = linear(color.copied().unwrap_or_default().0);
+                buffers.disc(at, 2.0, 8, color);
+            }
         }
     }
     if draw.look_ahead {

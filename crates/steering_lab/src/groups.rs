@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::reynolds::behaviors::slot_position;
 use bevy_reynolds::reynolds::formation::ways_cross;
 use bevy_reynolds::{FormationState, Position, Velocity};
 use serde_json::{Value, json};
@@ -168,11 +167,8 @@ pub fn escort(hz: f64) -> [f32; 3] {
         }
         let at = world.get::<Position>(leader).unwrap().0;
         let heading = world.get::<Heading>(leader).unwrap().0.as_vec2();
-        let off = world
-            .get::<Position>(escort)
-            .unwrap()
-            .0
-            .distance(slot_position(at, heading, offset));
+        let place = bevy_reynolds::reynolds::behaviors::slot_position(at, heading, offset);
+        let off = world.get::<Position>(escort).unwrap().0.distance(place);
         if (3.0..turn as f32).contains(&t) {
             before = before.max(off);
         }
@@ -390,7 +386,7 @@ pub fn spawn_squad(world: &mut World, at: Vec2, squad: &Squad) -> (Entity, Vec<E
 }
 
 /// How far the members are from the places of a shape of their number,
-/// reckoned from the leader's place and heading alone: for each place, the
+/// reckoned from the leader's place and the way its formation faces alone: for each place, the
 /// nearest member; the farthest of those (so 0 only if no place is empty).
 pub fn off_places(world: &mut World, leader: Entity) -> f32 {
     let members: Vec<Vec2> = world
@@ -401,11 +397,11 @@ pub fn off_places(world: &mut World, leader: Entity) -> f32 {
         .collect();
     let formation = world.get::<Formation>(leader).unwrap();
     let at = world.get::<Position>(leader).unwrap().0;
-    let heading = world.get::<Heading>(leader).unwrap().0.as_vec2();
+    let heading = world.get::<FormationState>(leader).unwrap().facing;
     let n = members.len();
     (0..n)
         .map(|i| {
-            let place = slot_position(at, heading, formation.shape.slot(i, n, formation.spacing));
+            let place = formation.place(i, n, at, heading);
             members
                 .iter()
                 .map(|m| m.distance(place))

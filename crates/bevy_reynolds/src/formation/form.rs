@@ -34,6 +34,10 @@ const MIN_PACE: f32 = 0.25;
 /// leader turns: the rest is left to catch up with.
 const TURN_SPEED_SHARE: f32 = 0.9;
 
+/// Below this share of its top speed a leader counts as standing: its
+/// formation keeps facing the way it did.
+const STANDING: f32 = 0.1;
+
 /// A member as gathered this step: its leader, itself, where it is, its
 /// body's radius with the clearance it keeps, and its top speed.
 type Member = (Entity, Entity, Vector, f32, f32);
@@ -96,7 +100,13 @@ fn place_group(
     places: &mut Query<&mut FormationPlace>,
 ) {
     let (at, vel) = (pos.0, vel.0);
-    let forward = heading.0.as_vec2();
+    let speed = finite_or_zero(vel).length();
+    let walking = speed > STANDING * sanitize_limit(params.max_speed);
+    let forward = if walking || state.facing == Vector::ZERO {
+        heading.0.as_vec2()
+    } else {
+        state.facing
+    };
     let spacing = sanitize_limit(formation.spacing);
     let body = group.iter().map(|m| m.3).fold(0.0, f32::max);
     if spacing < 2.0 * body {
@@ -118,19 +128,21 @@ fn place_group(
     let offsets = |i: usize| formation.shape.slot(i, n, spacing);
 
     // How fast the leader turns, to move each place with it.
-    let turn = if dt > 0.0 && state.heading != Vector::ZERO {
+    let turn = if dt > 0.0 && state.facing != Vector::ZERO {
         state
-            .heading
+            .facing
             .perp_dot(forward)
-            .atan2(state.heading.dot(forward))
+            .atan2(state.facing.dot(forward))
             / dt
     } else {
         0.0
     };
-    state.heading = forward;
+    state.facing = forward;
     remember_trail(&mut state.trail, at, spacing, n);
 
-    let clear = |from: Vector, to: Vector| {
+    // Whether a body of `radius` goes straight from `from` to `to` without
+    // touching an obstacle.
+    let clear = |from: Vector, to: Vector, radius: f32| {
         let Some(index) = shapes else { return true };
         let (dir, length) = (direction(to - from), from.distance(to));
         length == 0.0
@@ -139,12 +151,12 @@ fn place_group(
                     from,
                     dir,
                     length,
-                    radius: body,
+                    radius,
                 })
                 .is_none()
     };
     let fits = |center: Vector, facing: Vector| {
-        (0..n).all(|i| clear(center, slot_position(center, facing, offsets(i))))
+        (0..n).all(|i| clear(center, slot_position(center, facing, offsets(i)), body))
     };
     let reach = sanitize_limit(params.max_speed) * LOOK_AHEAD;
     let reach = if reach.is_finite() { reach } else { 0.0 };
@@ -152,10 +164,18 @@ fn place_group(
         .into_iter()
         .any(|(center, facing)| !fits(center, facing));
     let was_in_column = state.in_column;
+    // Out of the column once the way is wide and every member sees its
+    // place: a wall between them (the one with the door just walked
+    // through) keeps it in the column; a rock its body would graze on the
+    // way, it walks round.
     state.in_column = narrow
         || was_in_column
             && !state.members.iter().enumerate().all(|(i, &member)| {
-                clear(member_at(member), slot_position(at, forward, offsets(i)))
+                clear(
+                    member_at(member),
+                    slot_position(at, forward, offsets(i)),
+                    0.0,
+                )
             });
 
     if state.in_column && !was_in_column {
@@ -185,7 +205,6 @@ fn place_group(
         }
     }
 
-    let speed = finite_or_zero(vel).length();
     // How sharply the leader turns: on its arc, a place `r` from it moves
     // `|forward + curve * r.perp()|` times as fast as the leader.
     let curve = if speed > 1.0 { turn / speed } else { 0.0 };

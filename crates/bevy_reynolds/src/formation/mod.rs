@@ -8,6 +8,7 @@ mod hold;
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
+use reynolds::behaviors::slot_position;
 pub use reynolds::formation::FormationShape;
 
 use crate::agent::SteeringAgent;
@@ -56,6 +57,20 @@ impl Formation {
     pub fn new(shape: FormationShape, spacing: f32) -> Self {
         Self { shape, spacing }
     }
+
+    /// Where place `i` of `n` is in the world, for a leader at `leader`
+    /// facing `heading` (as [`slot_position`] places it).
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_reynolds::prelude::*;
+    /// let wedge = Formation::new(FormationShape::Wedge, 40.0);
+    /// // The first place: a row behind a leader facing east, to its left.
+    /// assert_eq!(wedge.place(0, 6, Vec2::ZERO, Vec2::X), Vec2::new(-40.0, 20.0));
+    /// ```
+    pub fn place(&self, i: usize, n: usize, leader: Vector, heading: Vector) -> Vector {
+        slot_position(leader, heading, self.shape.slot(i, n, self.spacing))
+    }
 }
 
 /// What the plugin keeps of a leader's [`Formation`]: who holds which
@@ -72,8 +87,11 @@ pub struct FormationState {
     /// below 1 while a member is more than a spacing off its place, down
     /// to a quarter.
     pub pace: f32,
-    /// The leader's heading in the last step, to tell how fast it turns.
-    heading: Vector,
+    /// The way the shape faces: the leader's [`Heading`](crate::Heading)
+    /// while it walks; kept while it stands or barely moves (under a tenth
+    /// of its top speed), so that a standing leader jostled by others does
+    /// not swing its members round it. Zero until the first step.
+    pub facing: Vector,
     /// Where the leader walked, newest first, for the column.
     #[reflect(ignore)]
     trail: VecDeque<Vector>,
@@ -85,7 +103,7 @@ impl Default for FormationState {
             members: Vec::new(),
             in_column: false,
             pace: 1.0,
-            heading: Vector::ZERO,
+            facing: Vector::ZERO,
             trail: VecDeque::new(),
         }
     }
