@@ -316,8 +316,6 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
             SteeringAgent,
             Kind::Grazer,
             Behavior::Graze(Target::Entity(mouse)),
-            // Out of the squad's way, and it out of theirs.
-            AvoidAgents::default(),
             inside.clone(),
             Position(p),
             // Facing anywhere, and wandering off that way.

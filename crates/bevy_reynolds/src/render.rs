@@ -201,15 +201,19 @@ fn body_mesh() -> Mesh {
     mesh
 }
 
-/// An empty mesh of vertex-colored triangles, rewritten in place each time.
+/// A mesh of vertex-colored triangles, rewritten in place each time: at
+/// first one triangle of no area, drawing nothing. Never empty: the
+/// renderer allocates no room for a mesh with no vertices, and copying the
+/// next drawing into it logged "Use-after-free: attempted to copy element
+/// data for an unallocated key" as each demo started.
 fn dynamic_mesh() -> Mesh {
     let mut mesh = Mesh::new(
         PrimitiveTopology::TriangleList,
         RenderAssetUsages::default(),
     );
-    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, Vec::<[f32; 3]>::new());
-    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, Vec::<[f32; 4]>::new());
-    mesh.insert_indices(Indices::U32(Vec::new()));
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, vec![[0.0f32; 3]; 3]);
+    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, vec![[0.0f32; 4]; 3]);
+    mesh.insert_indices(Indices::U32(vec![0, 1, 2]));
     mesh
 }
 
