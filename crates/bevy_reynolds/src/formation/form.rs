@@ -211,15 +211,25 @@ fn place_group(
     let mut pace = 1.0f32;
     let mut lag = 0.0f32;
     for (i, &member) in state.members.iter().enumerate() {
+        let (member_pos, member_speed) = member_of(member);
+        let open = slot_position(at, forward, offsets(i));
         let place = if state.in_column {
             let (point, way) =
                 back_along(at, state.trail.iter().copied(), (i + 1) as f32 * spacing);
             (point, way * speed)
+        } else if !clear(member_pos, open, body) {
+            // Its body cannot go straight to its place (still in the door,
+            // or pushed behind the wall beside it): it walks the leader's
+            // trail toward it until it can.
+            let (point, way) = back_along(
+                at,
+                state.trail.iter().copied(),
+                (along_trail(at, &state.trail, member_pos) - spacing).max(0.0),
+            );
+            (point, way * speed)
         } else {
-            let point = slot_position(at, forward, offsets(i));
-            (point, finite_or_zero(vel + (point - at).perp() * turn))
+            (open, finite_or_zero(vel + (open - at).perp() * turn))
         };
-        let (member_pos, member_speed) = member_of(member);
         lag = lag.max(member_pos.distance(place.0));
         if !state.in_column {
             let faster = (forward + (place.0 - at).perp() * curve).length();
@@ -232,6 +242,21 @@ fn place_group(
     // than its outer members can follow.
     let pace = pace.min(spacing / lag).clamp(MIN_PACE, 1.0);
     state.pace = if pace.is_nan() { 1.0 } else { pace };
+}
+
+/// How far back along the trail from `head` its point nearest `p` is.
+fn along_trail(head: Vector, trail: &std::collections::VecDeque<Vector>, p: Vector) -> f32 {
+    let (mut walked, mut ahead) = (0.0f32, head);
+    let (mut nearest, mut along) = (head.distance(p), 0.0);
+    for &crumb in trail {
+        walked += ahead.distance(crumb);
+        ahead = crumb;
+        let d = crumb.distance(p);
+        if d < nearest {
+            (nearest, along) = (d, walked);
+        }
+    }
+    along
 }
 
 /// Keeps the members still there in their order, and adds those new at
@@ -252,7 +277,7 @@ fn keep_members(members: &mut Vec<Entity>, group: &[Member]) -> bool {
 
 /// Puts the leader's place at the front of its trail whenever it has
 /// walked a quarter of a spacing, and forgets what lies farther back than
-/// the column reaches.
+/// twice the column's length.
 fn remember_trail(
     trail: &mut std::collections::VecDeque<Vector>,
     at: Vector,
@@ -265,7 +290,8 @@ fn remember_trail(
     {
         trail.push_front(at);
     }
-    let reach = (n + 2) as f32 * spacing;
+    // Twice the column: a member left behind still finds the way.
+    let reach = 2.0 * (n + 2) as f32 * spacing;
     let mut walked = 0.0;
     let mut keep = trail.len();
     let mut ahead = at;
