@@ -160,3 +160,19 @@ impl Default for SteeringLengthUnit {
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq, Deref, DerefMut)]
 #[reflect(Resource, Debug, PartialEq)]
 pub struct InterpolateTransforms(pub bool);
+
+/// Where an entity is on the ground: its [`Position`](super::Position) if
+/// it has one, else its [`GlobalTransform`]'s translation; `None` if it
+/// has neither or no longer exists. (For what a component names by entity:
+/// a goal to navigate to, a hunter to hide from.)
+pub(crate) fn entity_on_ground(
+    entity: Entity,
+    ground: GroundPlane,
+    places: &Query<(Option<&super::Position>, Option<&GlobalTransform>)>,
+) -> Option<Vector> {
+    match places.get(entity).ok()? {
+        (Some(p), _) => Some(p.0),
+        (None, Some(g)) => Some(ground.to_ground(g.translation())),
+        (None, None) => None,
+    }
+}

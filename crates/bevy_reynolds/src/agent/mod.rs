@@ -26,6 +26,7 @@ pub use components::{
     DesiredVelocity, Heading, Position, PreviousPosition, SteeringAccumulator, SteeringAgent,
     SteeringForce, Velocity,
 };
+pub(crate) use ground::entity_on_ground;
 pub use ground::{GroundPlane, InterpolateTransforms, SteeringLengthUnit, Writeback};
 pub use measure::MeasuredVelocity;
 pub use params::{Combine, Priority, SteeringParams};

@@ -8,7 +8,7 @@ use super::containment::Containment;
 use super::obstacles::ObstacleIndex;
 use crate::agent::{
     GroundPlane, Position, Priority, SteeringAccumulator, SteeringAgent, SteeringParams, Target,
-    Velocity,
+    Velocity, entity_on_ground,
 };
 use crate::math::Vector;
 
@@ -89,10 +89,9 @@ pub(super) fn hide(
         let (pos, vel) = (pos.0, vel.0);
         let hunter = match hide.hunter {
             Target::Point(point) => point,
-            Target::Entity(hunter) => match hunters.get(hunter) {
-                Ok((Some(p), _)) => p.0,
-                Ok((None, Some(g))) => ground.to_ground(g.translation()),
-                _ => {
+            Target::Entity(hunter) => match entity_on_ground(hunter, *ground, &hunters) {
+                Some(p) => p,
+                None => {
                     warn_once!(
                         "agent {entity} hides from an entity that no longer exists \
                          (or has no Position or GlobalTransform); it does not hide"

@@ -16,6 +16,7 @@ use super::{
 };
 use crate::agent::{
     GroundPlane, Position, Priority, SteeringAccumulator, SteeringAgent, SteeringParams, Velocity,
+    entity_on_ground,
 };
 use crate::crowd::AvoidAgents;
 use crate::level::{Containment, IgnoreObstacles};
@@ -39,11 +40,7 @@ fn goal_point(
 ) -> Option<Vector> {
     match goal {
         Goal::Point(p) => p.is_finite().then_some(p),
-        Goal::Entity(entity) => match places.get(entity).ok()? {
-            (Some(p), _) => Some(p.0),
-            (None, Some(g)) => Some(ground.to_ground(g.translation())),
-            (None, None) => None,
-        },
+        Goal::Entity(entity) => entity_on_ground(entity, ground, places),
     }
 }
 
