@@ -141,8 +141,11 @@ impl Closings {
                 let rate = before.toward.dot(along);
                 let room = before.most - before.toward.dot(on);
                 if rate.abs() <= 1e-6 {
-                    // Parallel: all of the line or none of it.
-                    if room < 0.0 {
+                    // Parallel: all of the line or none of it. The same
+                    // limit twice (a rock in two of the index's cells, two
+                    // walls meeting at the corner it touches) is all of
+                    // it, though rounding leaves `room` a hair below 0.
+                    if room < -1e-5 * before.most.max(limit.most) {
                         return Vector::ZERO;
                     }
                     continue;
@@ -217,6 +220,30 @@ mod tests {
                 assert!(v.dot(limit.toward) <= limit.most + 1e-4, "{want} -> {v}");
             }
         }
+    }
+
+    /// A body touching a rock that the index has in two cells gets its
+    /// limit twice: pressed into it, it slides along it, as with the limit
+    /// once. (Rounding used to read the second as contradicting the first,
+    /// and stop it dead: a level demo's traveller stood there for good.)
+    #[test]
+    fn the_same_limit_twice_still_lets_it_slide() {
+        let rock = Closing {
+            toward: Vector::new(-0.997_723_7, -0.067_435_16),
+            most: 0.782_546_9,
+        };
+        let want = Vector::new(-3.011_364, -5.571_607);
+        let mut once = Closings::default();
+        once.push(rock);
+        let mut twice = once.clone();
+        twice.push(rock);
+        let slide = once.nearest(want);
+        assert!(slide.length() > 5.0, "{slide}");
+        assert!(
+            twice.nearest(want).abs_diff_eq(slide, 1e-4),
+            "{}",
+            twice.nearest(want)
+        );
     }
 
     #[test]
