@@ -23,7 +23,9 @@ use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 mod common;
-use common::{RunArgs, View, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH, cursor_in_world};
+use common::{
+    FieldCameras, RunArgs, View, WINDOW_HEIGHT as HEIGHT, WINDOW_WIDTH as WIDTH, cursor_in_world,
+};
 
 /// A flock steering around your mouse.
 #[derive(clap::Parser, Resource, Debug, Clone)]
@@ -173,7 +175,7 @@ fn setup(
 
 fn follow_mouse(
     window: Query<&Window, With<PrimaryWindow>>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    camera: FieldCameras,
     mut mouse: Query<&mut Position, With<Mouse>>,
 ) {
     if let (Some(world), Ok(mut pos)) = (cursor_in_world(&window, &camera), mouse.single_mut()) {

@@ -28,7 +28,7 @@ use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
+use common::{FieldCameras, Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
 
 const GRID: Color = Color::srgb_u8(30, 34, 40);
 const TEXT: Color = Color::srgb_u8(235, 238, 242);
@@ -329,7 +329,7 @@ fn spawn_critters(
 /// window and not over the panel.
 fn follow_mouse(
     window: Query<&Window, With<PrimaryWindow>>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    camera: FieldCameras,
     mut mouse: Query<(&mut Position, &mut Transform), With<Mouse>>,
     fixed: Res<Time<Fixed>>,
     mut moved_at: ResMut<MouseMovedAt>,

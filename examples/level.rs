@@ -30,7 +30,7 @@ use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
+use common::{FieldCameras, Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
 
 const BLUE: Color = Color::srgb_u8(47, 111, 235);
 const GREEN: Color = Color::srgb_u8(47, 158, 68);
@@ -169,6 +169,7 @@ fn main() -> AppExit {
     let plugin = args
         .run
         .plugin("Level", View::Flat)
+        .with_docked_panel()
         .with_report(args.report.clone());
     let seed = plugin.seed;
     let mut app = App::new();
@@ -329,7 +330,7 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
 
 fn follow_mouse(
     window: Query<&Window, With<PrimaryWindow>>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    camera: FieldCameras,
     mut mouse: Query<(&mut Position, &mut Transform), With<Mouse>>,
 ) {
     if let (Some(world), Ok((mut pos, mut transform))) =
@@ -347,7 +348,7 @@ fn send_travellers(
     buttons: Res<ButtonInput<MouseButton>>,
     panel: Option<Res<bevy_egui::input::EguiWantsInput>>,
     window: Query<&Window, With<PrimaryWindow>>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    camera: FieldCameras,
     mut travellers: Query<
         (
             Entity,
@@ -402,7 +403,7 @@ fn send_squad(
     buttons: Res<ButtonInput<MouseButton>>,
     panel: Option<Res<bevy_egui::input::EguiWantsInput>>,
     window: Query<&Window, With<PrimaryWindow>>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    camera: FieldCameras,
     mut leaders: Query<&mut Navigate, With<Formation>>,
 ) {
     if !buttons.just_pressed(MouseButton::Right)
@@ -435,6 +436,7 @@ fn measure_clearance(
 /// and the least clearance over the run.
 fn write_report(
     report: Res<Report>,
+    camera: FieldCameras,
     fixed: Res<Time<Fixed>>,
     least: Res<LeastClearance>,
     squads: Query<(&Formation, &FormationState, &Position)>,
@@ -486,8 +488,20 @@ fn write_report(
             .fold(0.0, f32::max);
         json!({"members": n, "in_column": state.in_column, "off_places_px": off})
     });
+    // Where the field is in the window, in its logical pixels: its top left
+    // and bottom right corners (beside the panel, scaled to fit).
+    let field_in_window = camera.single().ok().and_then(|(camera, transform)| {
+        let origin = camera.logical_viewport_rect()?.min;
+        let at = |p: Vec2| camera.world_to_viewport(transform, p.extend(0.0)).ok();
+        let (top_left, bottom_right) = (
+            at(Vec2::new(0.0, WINDOW_HEIGHT))? + origin,
+            at(Vec2::new(WINDOW_WIDTH, 0.0))? + origin,
+        );
+        Some([top_left.x, top_left.y, bottom_right.x, bottom_right.y])
+    });
     let json = json!({
         "seconds": fixed.elapsed_secs_f64(),
+        "field_in_window": field_in_window,
         "squad": squad,
         "least_clearance_px": least.0,
         "least_clearance_at": [least.1.x, least.1.y],

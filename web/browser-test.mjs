@@ -136,7 +136,7 @@ for (const [name, color] of Object.entries({
 
 // Its travellers find their way (the ground and the routes made at once
 // on the web, which has no threads): on their way to the far corner, and
-// a click on the ground (the window's (250, 600) is the field's (250, 100))
+// a click on the field's (250, 100)
 // sends each to a place of its own round it, where it arrives.
 const travellers = (report) => report.agents.filter((a) => a.kind === "traveller");
 const away = (a, b) => Math.hypot(a.pos[0] - b.pos[0], a.pos[1] - b.pos[1]);
@@ -146,7 +146,12 @@ for (const [i, t] of travellers(levelLater).entries()) {
   assert.ok(t.status === "Following" || t.status === "Arrived", `traveller ${i} has a route`);
   assert.ok(away(setOff[i], t) > 10, `traveller ${i} is on its way`);
 }
-await page.mouse.move(250, 600);
+// The field is drawn beside the docked panel, scaled to fit: the click
+// goes where the report says the field's (250, 100) is.
+const [left, top, right, bottom] = levelLater.field_in_window;
+assert.ok(right <= 1000 - 200, `the field (${levelLater.field_in_window}) is beside the panel`);
+const scale = (right - left) / 1000;
+await page.mouse.move(left + 250 * scale, bottom - 100 * scale);
 await page.mouse.down();
 await page.mouse.up();
 const clicked = await reportAfter(0);

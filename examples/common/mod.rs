@@ -11,11 +11,17 @@
 
 use std::path::PathBuf;
 
+use bevy::camera::CameraOutputMode;
 use bevy::camera::ScalingMode;
+use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::{PrimaryWindow, WindowResolution};
-use bevy_reynolds::inspector::SteeringInspectorPlugin;
+use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
+use bevy_reynolds::inspector::{
+    BesideInspector, DOCKED_WIDTH, InspectorDock, SteeringInspector, SteeringInspectorPlugin,
+};
 use bevy_reynolds::render::SteeringDebugPlugin;
 use bevy_reynolds::{GroundPlane, SteeringPlugins};
 
@@ -52,6 +58,7 @@ impl RunArgs {
             screenshot: self.screenshot.clone(),
             report: None,
             view,
+            docked_panel: false,
         }
     }
 }
@@ -70,9 +77,19 @@ pub struct ExamplePlugin {
     pub report: Option<PathBuf>,
     /// The world the demo shows.
     pub view: View,
+    /// Whether the tuning panel is docked on the right, the field beside
+    /// it (on the desktop, the window that much wider).
+    pub docked_panel: bool,
 }
 
 impl ExamplePlugin {
+    /// The same demo with the tuning panel docked on the right and the
+    /// field drawn beside it, none of it under the panel.
+    pub fn with_docked_panel(mut self) -> Self {
+        self.docked_panel = true;
+        self
+    }
+
     /// The same demo, writing its report (see [`Report`]) into `path`.
     pub fn with_report(mut self, path: Option<PathBuf>) -> Self {
         self.report = path;
@@ -208,7 +225,10 @@ impl Plugin for ExamplePlugin {
         app.add_plugins(DefaultPlugins.set(WindowPlugin {
             primary_window: Some(Window {
                 title: self.title.into(),
-                resolution: WindowResolution::new(WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32),
+                resolution: WindowResolution::new(
+                    (WINDOW_WIDTH + if self.docked_panel { DOCKED_WIDTH } else { 0.0 }) as u32,
+                    WINDOW_HEIGHT as u32,
+                ),
                 resizable: false,
                 // On the web: the page's canvas, as large as the page.
                 canvas: cfg!(target_arch = "wasm32").then(|| "#bevy".to_owned()),
@@ -226,6 +246,15 @@ impl Plugin for ExamplePlugin {
         .insert_resource(ClearColor(BACKGROUND));
         let steering = SteeringPlugins::default().with_seed(self.seed);
         match self.view {
+            View::Flat if self.docked_panel => {
+                app.add_plugins((steering, SteeringDebugPlugin))
+                    .insert_resource(docked_inspector())
+                    .add_systems(Startup, (spawn_camera, spawn_egui_camera));
+                // egui on a camera of its own, not on the first one.
+                app.world_mut()
+                    .resource_mut::<EguiGlobalSettings>()
+                    .auto_create_primary_context = false;
+            }
             View::Flat => {
                 app.add_plugins((steering, SteeringDebugPlugin))
                     .add_systems(Startup, spawn_camera);
@@ -248,14 +277,24 @@ impl Plugin for ExamplePlugin {
     }
 }
 
+/// The camera that shows a flat demo's field.
+#[derive(Component)]
+pub struct FieldCamera;
+
+/// The field's camera, to turn the cursor into a point on the field.
+pub type FieldCameras<'w, 's> =
+    Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<FieldCamera>>;
+
 /// Where the cursor is, in world coordinates, if it is over the window.
 pub fn cursor_in_world(
     window: &Query<&Window, With<PrimaryWindow>>,
-    camera: &Query<(&Camera, &GlobalTransform)>,
+    camera: &FieldCameras,
 ) -> Option<Vec2> {
     let (window, (camera, transform)) = (window.single().ok()?, camera.single().ok()?);
     let cursor = window.cursor_position()?;
-    camera.viewport_to_world_2d(transform, cursor).ok()
+    // The camera's viewport may start right of or below the window's corner.
+    let origin = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
+    camera.viewport_to_world_2d(transform, cursor - origin).ok()
 }
 
 /// A 2D camera on the middle of the field that shows all of it, at one
@@ -263,6 +302,9 @@ pub fn cursor_in_world(
 /// browser's window of any size.
 fn spawn_camera(mut commands: Commands) {
     commands.spawn((
+        FieldCamera,
+        // Beside the tuning panel when it is docked.
+        BesideInspector,
         Camera2d,
         Msaa::Sample4,
         Projection::Orthographic(OrthographicProjection {
@@ -273,6 +315,34 @@ fn spawn_camera(mut commands: Commands) {
             ..OrthographicProjection::default_2d()
         }),
         Transform::from_xyz(WINDOW_WIDTH / 2.0, WINDOW_HEIGHT / 2.0, 0.0),
+    ));
+}
+
+/// The tuning panel, docked on the right.
+fn docked_inspector() -> SteeringInspector {
+    let mut inspector = SteeringInspector::default();
+    inspector.dock = InspectorDock::Right;
+    inspector
+}
+
+/// egui's own camera, over the whole window and drawing nothing else, for
+/// a demo whose field camera draws beside the docked panel (egui draws
+/// within its camera's viewport).
+fn spawn_egui_camera(mut commands: Commands) {
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            // Over what the field's camera drew.
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
     ));
 }
 

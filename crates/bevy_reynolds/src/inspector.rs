@@ -10,13 +10,23 @@
 //! App::new().add_plugins((DefaultPlugins, SteeringPlugins::default(), SteeringInspectorPlugin));
 //! ```
 //!
+//! It floats over the world by default. Docked on the right
+//! ([`InspectorDock::Right`]), it takes the window's right edge, and every
+//! camera marked [`BesideInspector`] draws the world in the rest of the
+//! window, none of it under the panel. Give egui a camera of its own then
+//! (bevy_egui's `PrimaryEguiContext` on a camera that draws nothing, with
+//! `EguiGlobalSettings::auto_create_primary_context` off): egui draws
+//! within its camera's viewport, and the panel would be squeezed with it.
+//!
 //! Changes take effect on the next fixed step. Reset sends a
 //! [`SteeringReset`] message: the game decides what resetting means (the
 //! Critters demo respawns its agents), after the plugin has re-seeded every
 //! new agent's random stream from the panel's seed.
 
+use bevy::camera::Viewport;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 use reynolds::defaults::PRIORITY_THRESHOLD;
 use reynolds::model::{Limits, braking_distance, sanitize_mass, time_to_speed};
 use reynolds::predict::arrive_overshoot;
@@ -36,7 +46,12 @@ pub struct SteeringInspector {
     pub open: bool,
     /// The seed that reset applies.
     pub seed: u64,
+    /// Where the panel is drawn.
+    pub dock: InspectorDock,
     step_requested: bool,
+    /// The width the docked panel took at the window's right edge, in
+    /// logical pixels (0 when it floats or is closed).
+    docked_width: f32,
 }
 
 impl Default for SteeringInspector {
@@ -44,10 +59,41 @@ impl Default for SteeringInspector {
         Self {
             open: true,
             seed: DEFAULT_SEED,
+            dock: InspectorDock::Floating,
             step_requested: false,
+            docked_width: 0.0,
         }
     }
 }
+
+impl SteeringInspector {
+    /// The width the panel takes at the window's right edge, in logical
+    /// pixels: 0 unless it is open and [docked](InspectorDock::Right).
+    pub fn docked_width(&self) -> f32 {
+        self.docked_width
+    }
+}
+
+/// Where the tuning panel is drawn.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InspectorDock {
+    /// A window over the world, near the top right, that can be dragged.
+    #[default]
+    Floating,
+    /// A panel down the window's right edge, [`DOCKED_WIDTH`] wide; the
+    /// cameras marked [`BesideInspector`] draw beside it.
+    Right,
+}
+
+/// The docked panel's width, in logical pixels.
+pub const DOCKED_WIDTH: f32 = 260.0;
+
+/// On a camera that draws to the primary window: while the panel is
+/// docked, the camera's viewport is the window but for the panel's strip
+/// (its projection then fits the world to that). Not on egui's own camera.
+#[derive(Component, Reflect, Debug, Clone, Copy, Default)]
+#[reflect(Component, Debug, Default)]
+pub struct BesideInspector;
 
 /// Sent when the panel's reset button is pressed, after the seed has been
 /// applied. Respawn your agents when you read it.
@@ -63,10 +109,12 @@ impl Plugin for SteeringInspectorPlugin {
             app.add_plugins(EguiPlugin::default());
         }
         app.register_type::<SteeringInspector>()
+            .register_type::<BesideInspector>()
             .init_resource::<SteeringInspector>()
             .add_message::<SteeringReset>()
             .add_systems(Startup, take_plugin_seed)
             .add_systems(EguiPrimaryContextPass, panel)
+            .add_systems(PostUpdate, fit_cameras_beside)
             .add_systems(
                 RunFixedMainLoop,
                 single_step.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
@@ -117,6 +165,7 @@ fn panel(
     mut formations: Query<&mut Formation>,
 ) -> Result {
     if !inspector.open {
+        inspector.docked_width = 0.0;
         return Ok(());
     }
     // The lengths' sliders span the chapter's pixels in the game's units.
@@ -134,118 +183,146 @@ fn panel(
     let mut seed_value = inspector.seed;
     // Every formation takes the first one's shape and spacing as edited.
     let mut formation = formations.iter().next().cloned();
-    egui::Window::new("Steering")
-        .default_pos([760.0, 10.0])
-        .default_width(230.0)
-        .resizable(false)
-        .show(ctx, |ui| {
-            let agent = &mut edited.agent;
-            ui.heading("Response and limits");
-            slider(
-                ui,
-                &mut agent.response_time,
-                0.01..=2.0,
-                "response time (s)",
-            );
-            let speed = format!("max speed ({px}/s)");
-            slider(ui, &mut agent.max_speed, length(10.0..=600.0), &speed);
-            let force = format!("max force ({px}/s²)");
-            slider(ui, &mut agent.max_force, length(10.0..=2000.0), &force);
-            ui.heading("Body");
-            slider(ui, &mut agent.mass, 0.1..=10.0, "mass");
-            let radius = format!("radius ({px})");
-            slider(ui, &mut agent.radius, length(0.0..=50.0), &radius);
-            turn_rate(ui, &mut agent.max_turn_rate);
-            combine(ui, &mut agent.combine, unit, px);
-            ui.heading("Behaviors");
-            let slowing = format!("slowing radius ({px})");
-            slider(ui, &mut agent.slowing_radius, length(1.0..=400.0), &slowing);
-            let panic = format!("panic radius ({px})");
-            slider(ui, &mut agent.panic_radius, length(1.0..=500.0), &panic);
-            slider(ui, &mut agent.wander_rate, 0.0..=3.0, "wander rate");
-            slider(
-                ui,
-                &mut agent.graze_flee_weight,
-                0.0..=10.0,
-                "graze flee weight",
-            );
-            ui.heading("Obstacles");
-            slider(
-                ui,
-                &mut agent.look_ahead_time,
-                0.0..=3.0,
-                "look-ahead time (s)",
-            );
-            let look = format!("least look-ahead ({px})");
-            slider(ui, &mut agent.min_look_ahead, length(0.0..=200.0), &look);
-            let gap = format!("clearance ({px})");
-            slider(ui, &mut agent.clearance, length(0.0..=50.0), &gap);
-            if let Some(formation) = &mut formation {
-                ui.heading("Formations");
-                formation_shape(ui, &mut formation.shape);
-                let spacing = format!("spacing ({px})");
-                slider(ui, &mut formation.spacing, length(10.0..=120.0), &spacing);
-            }
-            ui.heading("Trails and time");
-            slider(
-                ui,
-                &mut edited.trail_interval,
-                0.01..=0.5,
-                "trail interval (s)",
-            );
-            ui.add(
-                egui::Slider::new(&mut edited.trail_length, 0..=120)
-                    .clamping(egui::SliderClamping::Always)
-                    .text("trail length"),
-            );
-            slider(ui, &mut hz, 10.0..=240.0, "fixed rate (Hz)");
-            ui.horizontal(|ui| {
-                ui.label("seed");
-                ui.add(egui::DragValue::new(&mut seed_value));
-            });
-            ui.horizontal(|ui| {
-                let label = if virtual_time.is_paused() {
-                    "Resume"
-                } else {
-                    "Pause"
-                };
-                pause_clicked = ui.button(label).clicked();
-                step_clicked = ui
-                    .add_enabled(virtual_time.is_paused(), egui::Button::new("Step"))
-                    .clicked();
-                reset_clicked = ui.button("Reset").clicked();
-            });
-
-            ui.separator();
-            let agent = &edited.agent;
-            // What the force can do to the velocity: the force over the mass.
-            let accel = agent.max_force / sanitize_mass(agent.mass);
-            let braking = braking_distance(agent.max_speed, accel);
-            let to_top = time_to_speed(agent.max_speed, accel);
-            ui.label(format!("braking distance v²/2a: {braking:.1} {px}"));
-            ui.label(format!("time to top speed v/a: {to_top:.2} s"));
-            if agent.slowing_radius < braking {
-                let overshoot = arrive_overshoot(
-                    Limits {
-                        max_speed: agent.max_speed,
-                        max_force: accel,
-                    },
-                    agent.response_time,
-                    agent.slowing_radius,
-                    400.0,
-                    agent.max_speed,
-                    1.0 / hz,
-                    10.0,
-                );
-                ui.colored_label(
-                    egui::Color32::from_rgb(224, 49, 49),
-                    format!(
-                        "The slowing radius is smaller than the braking distance: \
-                         arrivers overshoot by about {overshoot:.1} {px}."
-                    ),
-                );
-            }
+    let contents = |ui: &mut egui::Ui| {
+        let agent = &mut edited.agent;
+        ui.heading("Response and limits");
+        slider(
+            ui,
+            &mut agent.response_time,
+            0.01..=2.0,
+            "response time (s)",
+        );
+        let speed = format!("max speed ({px}/s)");
+        slider(ui, &mut agent.max_speed, length(10.0..=600.0), &speed);
+        let force = format!("max force ({px}/s²)");
+        slider(ui, &mut agent.max_force, length(10.0..=2000.0), &force);
+        ui.heading("Body");
+        slider(ui, &mut agent.mass, 0.1..=10.0, "mass");
+        let radius = format!("radius ({px})");
+        slider(ui, &mut agent.radius, length(0.0..=50.0), &radius);
+        turn_rate(ui, &mut agent.max_turn_rate);
+        combine(ui, &mut agent.combine, unit, px);
+        ui.heading("Behaviors");
+        let slowing = format!("slowing radius ({px})");
+        slider(ui, &mut agent.slowing_radius, length(1.0..=400.0), &slowing);
+        let panic = format!("panic radius ({px})");
+        slider(ui, &mut agent.panic_radius, length(1.0..=500.0), &panic);
+        slider(ui, &mut agent.wander_rate, 0.0..=3.0, "wander rate");
+        slider(
+            ui,
+            &mut agent.graze_flee_weight,
+            0.0..=10.0,
+            "graze flee weight",
+        );
+        ui.heading("Obstacles");
+        slider(
+            ui,
+            &mut agent.look_ahead_time,
+            0.0..=3.0,
+            "look-ahead time (s)",
+        );
+        let look = format!("least look-ahead ({px})");
+        slider(ui, &mut agent.min_look_ahead, length(0.0..=200.0), &look);
+        let gap = format!("clearance ({px})");
+        slider(ui, &mut agent.clearance, length(0.0..=50.0), &gap);
+        if let Some(formation) = &mut formation {
+            ui.heading("Formations");
+            formation_shape(ui, &mut formation.shape);
+            let spacing = format!("spacing ({px})");
+            slider(ui, &mut formation.spacing, length(10.0..=120.0), &spacing);
+        }
+        ui.heading("Trails and time");
+        slider(
+            ui,
+            &mut edited.trail_interval,
+            0.01..=0.5,
+            "trail interval (s)",
+        );
+        ui.add(
+            egui::Slider::new(&mut edited.trail_length, 0..=120)
+                .clamping(egui::SliderClamping::Always)
+                .text("trail length"),
+        );
+        slider(ui, &mut hz, 10.0..=240.0, "fixed rate (Hz)");
+        ui.horizontal(|ui| {
+            ui.label("seed");
+            ui.add(egui::DragValue::new(&mut seed_value));
         });
+        ui.horizontal(|ui| {
+            let label = if virtual_time.is_paused() {
+                "Resume"
+            } else {
+                "Pause"
+            };
+            pause_clicked = ui.button(label).clicked();
+            step_clicked = ui
+                .add_enabled(virtual_time.is_paused(), egui::Button::new("Step"))
+                .clicked();
+            reset_clicked = ui.button("Reset").clicked();
+        });
+
+        ui.separator();
+        let agent = &edited.agent;
+        // What the force can do to the velocity: the force over the mass.
+        let accel = agent.max_force / sanitize_mass(agent.mass);
+        let braking = braking_distance(agent.max_speed, accel);
+        let to_top = time_to_speed(agent.max_speed, accel);
+        ui.label(format!("braking distance v²/2a: {braking:.1} {px}"));
+        ui.label(format!("time to top speed v/a: {to_top:.2} s"));
+        if agent.slowing_radius < braking {
+            let overshoot = arrive_overshoot(
+                Limits {
+                    max_speed: agent.max_speed,
+                    max_force: accel,
+                },
+                agent.response_time,
+                agent.slowing_radius,
+                400.0,
+                agent.max_speed,
+                1.0 / hz,
+                10.0,
+            );
+            ui.colored_label(
+                egui::Color32::from_rgb(224, 49, 49),
+                format!(
+                    "The slowing radius is smaller than the braking distance: \
+                         arrivers overshoot by about {overshoot:.1} {px}."
+                ),
+            );
+        }
+    };
+    inspector.docked_width = match inspector.dock {
+        InspectorDock::Floating => {
+            egui::Window::new("Steering")
+                .default_pos([760.0, 10.0])
+                .default_width(230.0)
+                .resizable(false)
+                .show(ctx, contents);
+            0.0
+        }
+        InspectorDock::Right => {
+            // A panel is laid out in a `Ui`: one spanning the window.
+            let mut window = egui::Ui::new(
+                ctx.clone(),
+                "steering dock".into(),
+                egui::UiBuilder::new()
+                    .layer_id(egui::LayerId::background())
+                    .max_rect(ctx.viewport_rect()),
+            );
+            egui::Panel::right("Steering")
+                .exact_size(DOCKED_WIDTH)
+                .resizable(false)
+                .show_separator_line(false)
+                .show(&mut window, |ui| {
+                    // Sliders narrow enough for their labels beside them.
+                    ui.spacing_mut().slider_width = 80.0;
+                    egui::ScrollArea::vertical().show(ui, contents);
+                })
+                .response
+                .rect
+                .width()
+        }
+    };
 
     if edited != *settings {
         *settings = edited;
@@ -277,6 +354,44 @@ fn panel(
         });
     }
     Ok(())
+}
+
+/// Each camera [beside the panel](BesideInspector): its viewport the
+/// window but for the docked panel's strip, or the whole window.
+fn fit_cameras_beside(
+    inspector: Res<SteeringInspector>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut cameras: Query<(&mut Camera, Has<PrimaryEguiContext>), With<BesideInspector>>,
+) {
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let strip = (inspector.docked_width * window.scale_factor()).round();
+    let size = window.physical_size();
+    let viewport = (strip >= 1.0).then(|| Viewport {
+        physical_position: UVec2::ZERO,
+        physical_size: UVec2::new(size.x.saturating_sub(strip as u32).max(1), size.y.max(1)),
+        ..default()
+    });
+    for (mut camera, draws_egui) in &mut cameras {
+        if draws_egui && viewport.is_some() {
+            warn_once!(
+                "a camera marked BesideInspector draws egui too: egui would be squeezed into its viewport with the world, so it is left whole (give egui a camera of its own)"
+            );
+            continue;
+        }
+        let now = camera
+            .viewport
+            .as_ref()
+            .map(|v| (v.physical_position, v.physical_size));
+        if now
+            != viewport
+                .as_ref()
+                .map(|v| (v.physical_position, v.physical_size))
+        {
+            camera.viewport = viewport.clone();
+        }
+    }
 }
 
 /// A formation's shape, of the five the panel knows (places a game gave
