@@ -13,6 +13,8 @@ mod schedule;
 
 #[cfg(feature = "inspector")]
 pub mod inspector;
+#[cfg(feature = "avian2d")]
+pub mod physics;
 #[cfg(feature = "render")]
 pub mod render;
 
@@ -204,6 +206,8 @@ pub mod prelude {
         Arrived, Goal, MovingObstacle, Navigate, NavigationStatus, SteeringNavigationPlugin,
         Unreachable,
     };
+    #[cfg(feature = "avian2d")]
+    pub use crate::physics::{ColliderObstacle, SteeringAvianPlugin};
     pub use crate::schedule::SteeringSystems;
     pub use reynolds::crowd::AvoidParams;
     pub use reynolds::flock::FlockParams;

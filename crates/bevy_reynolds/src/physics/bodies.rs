@@ -1,0 +1,46 @@
+//! The body's place and velocity to the agent before the step, the chosen
+//! velocity and heading to the body after it.
+
+use avian2d::prelude::{LinearVelocity, Position as BodyPosition, RigidBody, Rotation};
+use bevy::prelude::*;
+
+use crate::agent::{Heading, Position, SteeringAgent, Velocity};
+
+/// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
+/// each agent where its body is, at its body's velocity.
+pub(super) fn bodies_to_agents(
+    mut agents: Query<
+        (&BodyPosition, &LinearVelocity, &mut Position, &mut Velocity),
+        With<SteeringAgent>,
+    >,
+    lost: Query<Entity, (Added<SteeringAgent>, Without<RigidBody>)>,
+) {
+    if let Some(entity) = lost.iter().next() {
+        warn_once!(
+            "agent {entity} has no avian RigidBody: with SteeringAvianPlugin, avian moves the agents, and this one will not move"
+        );
+    }
+    for (body, body_velocity, mut pos, mut vel) in &mut agents {
+        if body.0.is_finite() {
+            pos.set_if_neq(Position(body.0));
+        }
+        if body_velocity.0.is_finite() {
+            vel.set_if_neq(Velocity(body_velocity.0));
+        }
+    }
+}
+
+/// After [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate):
+/// each body at the velocity steering chose, facing the agent's heading.
+pub(super) fn agents_to_bodies(
+    mut agents: Query<
+        (&Velocity, &Heading, &mut LinearVelocity, &mut Rotation),
+        (With<SteeringAgent>, With<RigidBody>),
+    >,
+) {
+    for (vel, heading, mut body_velocity, mut rotation) in &mut agents {
+        body_velocity.set_if_neq(LinearVelocity(vel.0));
+        let facing = heading.0.as_vec2();
+        rotation.set_if_neq(Rotation::from_sin_cos(facing.y, facing.x));
+    }
+}
