@@ -30,7 +30,10 @@ use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
-use common::{FieldCameras, Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
+use common::{
+    FieldCameras, Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, click_on_field,
+    cursor_in_world,
+};
 
 const BLUE: Color = Color::srgb_u8(47, 111, 235);
 const GREEN: Color = Color::srgb_u8(47, 158, 68);
@@ -361,13 +364,13 @@ fn send_travellers(
     >,
     mut commands: Commands,
 ) {
-    // A click on the panel is the panel's.
-    if !buttons.just_pressed(MouseButton::Left)
-        || panel.is_some_and(|p| p.wants_pointer_input() || p.is_pointer_over_area())
-    {
-        return;
-    }
-    let Some(click) = cursor_in_world(&window, &camera) else {
+    let Some(click) = click_on_field(
+        MouseButton::Left,
+        &buttons,
+        panel.as_deref(),
+        &window,
+        &camera,
+    ) else {
         return;
     };
     let clicked = travellers
@@ -406,12 +409,13 @@ fn send_squad(
     camera: FieldCameras,
     mut leaders: Query<&mut Navigate, With<Formation>>,
 ) {
-    if !buttons.just_pressed(MouseButton::Right)
-        || panel.is_some_and(|p| p.wants_pointer_input() || p.is_pointer_over_area())
-    {
-        return;
-    }
-    if let Some(click) = cursor_in_world(&window, &camera) {
+    if let Some(click) = click_on_field(
+        MouseButton::Right,
+        &buttons,
+        panel.as_deref(),
+        &window,
+        &camera,
+    ) {
         for mut navigate in &mut leaders {
             navigate.goal = Goal::Point(click);
         }

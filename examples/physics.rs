@@ -22,7 +22,7 @@ use bevy_reynolds::render::{AgentColor, DebugDraw};
 use serde_json::json;
 
 mod common;
-use common::{FieldCameras, Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
+use common::{FieldCameras, Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, click_on_field};
 
 const ORANGE: Color = Color::srgb_u8(240, 140, 30);
 const WALL: Color = Color::srgb_u8(120, 108, 92);
@@ -34,7 +34,7 @@ const BODY: f32 = 8.0;
 /// A crate's side, in pixels.
 const CRATE_SIDE: f32 = 26.0;
 
-/// A room of walls and crates, and a crowd of bodies following the mouse.
+/// A room of walls and crates, and a crowd of bodies sent across it.
 #[derive(clap::Parser, Resource, Debug, Clone)]
 struct Args {
     /// How many agents.
@@ -177,12 +177,13 @@ fn send_crowd(
     camera: FieldCameras,
     mut agents: Query<&mut Navigate>,
 ) {
-    if !buttons.just_pressed(MouseButton::Left)
-        || panel.is_some_and(|p| p.wants_pointer_input() || p.is_pointer_over_area())
-    {
-        return;
-    }
-    if let Some(click) = cursor_in_world(&window, &camera) {
+    if let Some(click) = click_on_field(
+        MouseButton::Left,
+        &buttons,
+        panel.as_deref(),
+        &window,
+        &camera,
+    ) {
         for mut navigate in &mut agents {
             navigate.goal = Goal::Point(click);
         }

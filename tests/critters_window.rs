@@ -540,6 +540,34 @@ fn a_click_sends_the_levels_travellers_there() {
     );
 }
 
+/// A right-click on the field sends the level's squad there; one on the
+/// docked panel beside the field sends no one (it went on to the field's
+/// point under the panel, off the field, before the cursor was kept to
+/// the field's part of the window).
+#[test]
+fn a_click_on_the_docked_panel_sends_no_one() {
+    if !display_available() {
+        return;
+    }
+    let report = temp_path("level-panel-click.json");
+    under_xvfb(&format!(
+        "\"$LEVEL\" --grazers 0 --seed 3 --seconds 5 --report '{}' & \
+         xdotool search --sync --name Level >/dev/null; sleep 3; \
+         xdotool mousemove 700 300; sleep 0.3; xdotool click 3; sleep 0.5; \
+         xdotool mousemove 1100 300; sleep 0.3; xdotool click 3; wait",
+        report.display()
+    ));
+    let report = read_report(&report);
+    let leader = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "leader")
+        .expect("the squad has a leader");
+    // The window's (700, 300) is the field's (700, 400).
+    assert_eq!(leader["goal"], serde_json::json!([700.0, 400.0]));
+}
+
 #[test]
 fn in_the_level_no_body_enters_a_rock_or_passes_a_wall() {
     if !display_available() {

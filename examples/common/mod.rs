@@ -285,16 +285,41 @@ pub struct FieldCamera;
 pub type FieldCameras<'w, 's> =
     Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<FieldCamera>>;
 
-/// Where the cursor is, in world coordinates, if it is over the window.
+/// Where the cursor is, in world coordinates, if it is over the field's
+/// part of the window.
 pub fn cursor_in_world(
     window: &Query<&Window, With<PrimaryWindow>>,
     camera: &FieldCameras,
 ) -> Option<Vec2> {
     let (window, (camera, transform)) = (window.single().ok()?, camera.single().ok()?);
     let cursor = window.cursor_position()?;
-    // The camera's viewport may start right of or below the window's corner.
-    let origin = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
-    camera.viewport_to_world_2d(transform, cursor - origin).ok()
+    // Over the field's part of the window (not the docked panel beside it),
+    // whose corner may be right of or below the window's.
+    let view = camera.logical_viewport_rect()?;
+    if !view.contains(cursor) {
+        return None;
+    }
+    camera
+        .viewport_to_world_2d(transform, cursor - view.min)
+        .ok()
+}
+
+/// Where on the field the cursor was when `button` was just pressed, if
+/// it was pressed this frame and not on a panel.
+pub fn click_on_field(
+    button: MouseButton,
+    buttons: &ButtonInput<MouseButton>,
+    panel: Option<&bevy_egui::input::EguiWantsInput>,
+    window: &Query<&Window, With<PrimaryWindow>>,
+    camera: &FieldCameras,
+) -> Option<Vec2> {
+    // A click on the panel is the panel's.
+    if !buttons.just_pressed(button)
+        || panel.is_some_and(|p| p.wants_pointer_input() || p.is_pointer_over_area())
+    {
+        return None;
+    }
+    cursor_in_world(window, camera)
 }
 
 /// A 2D camera on the middle of the field that shows all of it, at one
