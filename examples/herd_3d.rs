@@ -1,10 +1,13 @@
 //! A herd on the ground of a 3D world: seekers (blue), arrivers (green) and
-//! grazers (red) round a yellow marker that circles the field, all keeping
-//! apart by flocking's separation, under a 3D camera. The simulation is the
+//! grazers (red) round a yellow marker that circles the field, and walkers
+//! (purple) on a loop round it, all keeping apart by flocking's separation
+//! and steering round three rocks, under a 3D camera. The simulation is the
 //! same 2D one on the XZ plane (`GroundPlane::Xz`), in metres: a length unit
 //! of 0.05 makes the chapter's 20 px critters a metre long and 11 m/s fast.
 //! Each agent is a cone pointing the way it heads, at the height the game
-//! gave it; the plugin only moves it on the ground.
+//! gave it; the plugin only moves it on the ground. The debug view draws on
+//! the ground with gizmos: the rocks as the agents see them, the walkers'
+//! loop and aims, each agent's look-ahead and velocity.
 //!
 //! ```sh
 //! cargo run --example herd_3d
@@ -13,11 +16,13 @@
 //! ```
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use bevy_reynolds::Position;
 use bevy_reynolds::prelude::*;
+use bevy_reynolds::render::{AgentColor, DebugDraw};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
@@ -36,12 +41,21 @@ const BLUE: Color = Color::srgb_u8(47, 111, 235);
 const GREEN: Color = Color::srgb_u8(47, 158, 68);
 const RED: Color = Color::srgb_u8(224, 49, 49);
 const YELLOW: Color = Color::srgb_u8(240, 200, 60);
+const PURPLE: Color = Color::srgb_u8(150, 90, 220);
 const GROUND: Color = Color::srgb_u8(40, 46, 40);
+const STONE: Color = Color::srgb_u8(92, 92, 100);
+
+/// The rocks: where (x, z) and how wide, in metres.
+const ROCKS: [(Vec2, f32); 3] = [
+    (Vec2::new(-9.0, -8.0), 2.5),
+    (Vec2::new(5.0, 13.0), 3.0),
+    (Vec2::new(15.0, -11.0), 2.0),
+];
 
 /// A herd steering round a marker on a 3D field.
 #[derive(clap::Parser, Resource, Debug, Clone)]
 struct Args {
-    /// How many agents, split evenly over seek, arrive and graze.
+    /// How many agents, split evenly over seek, arrive, graze and walk.
     #[arg(long, default_value_t = 60)]
     agents: usize,
     /// The seed, and an unattended run.
@@ -57,6 +71,10 @@ struct Args {
 #[derive(Component)]
 struct Marker;
 
+/// A rock, for the report.
+#[derive(Component)]
+struct Rock;
+
 /// Where an agent was spawned, for the report.
 #[derive(Component)]
 struct Start(Vec2);
@@ -71,6 +89,13 @@ fn main() -> AppExit {
     App::new()
         .add_plugins(plugin)
         .insert_resource(Seed(seed))
+        // The view on the ground: what the agents see of the rocks, the
+        // walkers' loop, and where each agent looks and goes.
+        .insert_resource(DebugDraw {
+            velocity: true,
+            look_ahead: true,
+            ..default()
+        })
         .insert_resource(args)
         .add_systems(Startup, setup)
         .add_systems(FixedUpdate, circle_marker.before(SteeringSystems::Prepare))
@@ -129,24 +154,51 @@ fn setup(
         .build()
         .rotated_by(Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2)),
     );
+    // Rocks every agent steers round: a low stone drum each, and the
+    // obstacle of its size (read on the ground from its Transform).
+    let drum = meshes.add(Cylinder::new(1.0, 0.6));
+    for (center, radius) in ROCKS {
+        commands.spawn((
+            Rock,
+            Obstacle::circle(radius),
+            Mesh3d(drum.clone()),
+            MeshMaterial3d(unlit(STONE)),
+            Transform::from_xyz(center.x, 0.3, center.y).with_scale(Vec3::new(radius, 1.0, radius)),
+        ));
+    }
     let kinds = [
-        (Behavior::Seek(marker.into()), unlit(BLUE)),
-        (Behavior::Arrive(marker.into()), unlit(GREEN)),
-        (Behavior::Graze(marker.into()), unlit(RED)),
-    ];
+        (Behavior::Seek(marker.into()), BLUE),
+        (Behavior::Arrive(marker.into()), GREEN),
+        (Behavior::Graze(marker.into()), RED),
+        (Behavior::Idle, PURPLE),
+    ]
+    .map(|(behavior, color)| (behavior, color, unlit(color)));
+    let walkers = args.agents / kinds.len();
+    let walk = Arc::new(SteeringPath::new(
+        (0..6).map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 6.0) * 19.0),
+        true,
+    ));
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed.0);
     let flocking = Flocking::separation_only().scaled(UNIT);
     // The field, a metre in from its edge: grazers that bolt from the
     // marker turn back before they run off it into the dark.
     let field = Containment::rect(Vec2::splat(1.0 - FIELD), Vec2::splat(FIELD - 1.0));
     for i in 0..args.agents {
-        let (behavior, material) = &kinds[i % kinds.len()];
-        let pos = Vec2::new(
+        let (behavior, color, material) = &kinds[i % kinds.len()];
+        let mut pos = Vec2::new(
             rng.random_range(-FIELD..FIELD),
             rng.random_range(-FIELD..FIELD),
         );
         let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
-        commands.spawn((
+        let mut agent = commands.spawn(());
+        if *behavior == Behavior::Idle {
+            // Walkers start spread along their loop.
+            let mut follow = FollowPath::new(walk.clone(), 1.0);
+            follow.cursor = walk.length() * (i / kinds.len()) as f32 / walkers.max(1) as f32;
+            pos = walk.point_at(follow.cursor);
+            agent.insert(follow);
+        }
+        agent.insert((
             SteeringAgent,
             behavior.clone(),
             flocking,
@@ -157,6 +209,7 @@ fn setup(
             WanderAngle(angle),
             Mesh3d(body.clone()),
             MeshMaterial3d(material.clone()),
+            AgentColor(*color),
             // The height is the game's: the plugin moves x and z.
             Transform::from_xyz(pos.x, HEIGHT, pos.y),
         ));
@@ -174,23 +227,51 @@ fn circle_marker(time: Res<Time>, mut marker: Query<&mut Transform, With<Marker>
 }
 
 /// For unattended runs with `--report`: where every agent is (its
-/// Transform) and started, as JSON.
+/// Transform) and started, and where on the window each rock's rim on the
+/// ground is (its bounding box, in logical pixels), as JSON.
 fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     agents: Query<(&Behavior, &Transform, &Start)>,
+    rocks: Query<(&Obstacle, &Transform), With<Rock>>,
+    camera: Query<(&Camera, &GlobalTransform)>,
 ) {
+    let rims: Vec<_> = camera
+        .single()
+        .into_iter()
+        .flat_map(|(camera, eye)| {
+            rocks.iter().map(move |(obstacle, transform)| {
+                let Obstacle::Circle { radius } = obstacle else {
+                    return json!(null);
+                };
+                let (mut min, mut max) = (Vec2::MAX, Vec2::MIN);
+                for i in 0..32 {
+                    let rim = Vec2::from_angle(i as f32 * std::f32::consts::TAU / 32.0) * *radius;
+                    let at = transform.translation.with_y(0.0) + Vec3::new(rim.x, 0.0, rim.y);
+                    if let Ok(p) = camera.world_to_viewport(eye, at) {
+                        (min, max) = (min.min(p), max.max(p));
+                    }
+                }
+                json!([min.x, min.y, max.x, max.y])
+            })
+        })
+        .collect();
     let agents: Vec<_> = agents
         .iter()
         .map(|(behavior, transform, start)| {
             let kind = match behavior {
                 Behavior::Seek(_) => "seek",
                 Behavior::Arrive(_) => "arrive",
+                Behavior::Idle => "walk",
                 _ => "graze",
             };
             let t = transform.translation;
             json!({ "kind": kind, "translation": [t.x, t.y, t.z], "start": [start.0.x, start.0.y] })
         })
         .collect();
-    report.publish(&json!({ "seconds": fixed.elapsed_secs_f64(), "agents": agents }));
+    report.publish(&json!({
+        "seconds": fixed.elapsed_secs_f64(),
+        "agents": agents,
+        "rock_rims_in_window": rims,
+    }));
 }

@@ -346,6 +346,68 @@ fn the_3d_herd_is_drawn_on_the_ground_and_moves_there() {
     assert!(moved >= 55, "only {moved} of 60 agents moved 2 m in 4 s");
 }
 
+/// The 3D herd's debug view lies on the ground where the agents walk: each
+/// rock's circle drawn round the rock (its rim, projected into the window
+/// by the camera, in the report), no rock's color anywhere else, and the
+/// walkers' loop and the look-aheads on the field. (Before, the herd had
+/// no debug view: the flat one draws meshes on the XY plane, which a 3D
+/// camera looking at the ground never shows.)
+#[test]
+fn the_3d_herds_debug_view_lies_on_the_ground() {
+    if !display_available() {
+        return;
+    }
+    let (shot, report) = (temp_path("herd-debug.png"), temp_path("herd-debug.json"));
+    under_xvfb(&format!(
+        "\"$HERD\" --seed 4 --seconds 3 --screenshot '{}' --report '{}'",
+        shot.display(),
+        report.display()
+    ));
+    let (width, _, pixels) = read_png(&shot);
+    let report = read_report(&report);
+    let rims: Vec<[f64; 4]> = report["rock_rims_in_window"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| std::array::from_fn(|i| r[i].as_f64().unwrap()))
+        .collect();
+    assert_eq!(rims.len(), 3, "the report names three rocks");
+    // Round each rim, a few pixels' margin for the line's width.
+    let near = |rim: &[f64; 4], x: f64, y: f64| {
+        x >= rim[0] - 4.0 && x <= rim[2] + 4.0 && y >= rim[1] - 4.0 && y <= rim[3] + 4.0
+    };
+    let (rock, road, look) = ([120, 108, 92], [200, 170, 60], [70, 78, 90]);
+    let (mut by_rock, mut elsewhere, mut roads, mut looks) = ([0usize; 3], 0, 0, 0);
+    for (i, &p) in pixels.iter().enumerate() {
+        let (x, y) = (
+            (i as u32 % width) as f64 + 0.5,
+            (i as u32 / width) as f64 + 0.5,
+        );
+        if close(p, rock, 10) {
+            match rims.iter().position(|rim| near(rim, x, y)) {
+                Some(r) => by_rock[r] += 1,
+                None => elsewhere += 1,
+            }
+        }
+        roads += close(p, road, 10) as usize;
+        looks += close(p, look, 8) as usize;
+    }
+    eprintln!(
+        "herd's debug view: rock circles {by_rock:?} px round the rocks, {elsewhere} px elsewhere; loop {roads} px; look-aheads {looks} px"
+    );
+    for (r, seen) in by_rock.iter().enumerate() {
+        assert!(*seen >= 40, "rock {r}'s circle shows {seen} px round it");
+    }
+    // (A line's anti-aliased edge over the ground or another line can mix
+    // to about the rocks' color: a little of it is found anywhere.)
+    assert!(
+        elsewhere * 4 < by_rock.iter().sum::<usize>(),
+        "{elsewhere} px of the rocks' color away from every rock"
+    );
+    assert!(roads >= 300, "the walkers' loop shows {roads} px");
+    assert!(looks >= 100, "the look-aheads show {looks} px");
+}
+
 /// The 3D herd for 15 s: every agent is still on the field (50 m square,
 /// round the origin); grazers bolting from the marker ran off it into the
 /// dark before they were given the field as their containment (20 of 60

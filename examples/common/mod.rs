@@ -260,11 +260,12 @@ impl Plugin for ExamplePlugin {
                     .add_systems(Startup, spawn_camera);
             }
             View::Ground { length_unit } => {
-                app.add_plugins(
+                app.add_plugins((
                     steering
                         .with_ground(GroundPlane::Xz)
                         .with_length_unit(length_unit),
-                );
+                    SteeringDebugPlugin,
+                ));
             }
         }
         if let Some(seconds) = self.seconds {
