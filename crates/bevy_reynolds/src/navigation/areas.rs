@@ -7,7 +7,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use reynolds::navigate::{Ground, Route, Solid, WalkableArea};
 
-use super::work::{Work, steps_in};
+use super::work::{Frames, Work, steps_in};
 use super::{MovingObstacle, NavigationSettings};
 use crate::agent::{GroundPlane, Position, SteeringAgent};
 use crate::level::{Obstacle, ObstacleIndex, placer};
@@ -37,6 +37,8 @@ pub struct NavigationAreas {
     /// Steps between asking for an area and taking it.
     lag: u64,
     areas: Vec<Area>,
+    /// The app's frames, which work off the step waits between.
+    pub(super) frames: Frames,
 }
 
 /// One walkable area, and what it was made for.
@@ -63,6 +65,7 @@ impl Making {
     /// Starts making the area of `solids` for `body`, to be taken at step
     /// `due`.
     fn start(
+        frames: &Frames,
         solids: &[(Entity, Solid)],
         within: Option<Vec<Vector>>,
         around: Vec<Vector>,
@@ -72,7 +75,7 @@ impl Making {
     ) -> Self {
         let solids: Vec<Solid> = solids.iter().map(|(_, s)| s.clone()).collect();
         let reach = around.clone();
-        let work = Work::start(due, move || {
+        let work = Work::start(due, frames, move |_| {
             let ground = match &within {
                 Some(points) => Ground::Within(points),
                 None => Ground::Open { around: &reach },
@@ -187,6 +190,7 @@ impl NavigationAreas {
             let within = area.within.clone();
             // A making under way for less is left to finish unused.
             area.making = Some(Making::start(
+                &self.frames,
                 &self.solids,
                 within,
                 around,
@@ -197,6 +201,7 @@ impl NavigationAreas {
         }
         if area.ready.is_none() && area.making.is_none() {
             area.making = Some(Making::start(
+                &self.frames,
                 &self.solids,
                 area.within.clone(),
                 area.around.clone(),
@@ -235,6 +240,7 @@ impl NavigationAreas {
                 .is_some_and(|(generation, _)| *generation != self.generation);
             if behind && area.making.is_none() {
                 area.making = Some(Making::start(
+                    &self.frames,
                     &self.solids,
                     area.within.clone(),
                     area.around.clone(),

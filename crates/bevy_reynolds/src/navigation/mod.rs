@@ -189,7 +189,8 @@ pub struct NavigationSettings {
     pub routes_per_step: usize,
     /// Seconds between asking for routes and taking them (at least a
     /// step): 0.05. Meanwhile an agent sent somewhere new goes on as it
-    /// was.
+    /// was, and the routes are found on a thread between frames (between
+    /// `Last` and `First`), leaving the frames their cores.
     pub route_lag: f32,
     /// Seconds between a change of the still obstacles (or a first route
     /// for a size of body) and the walkable ground made for it: 0.2, time
@@ -235,6 +236,8 @@ impl Plugin for SteeringNavigationPlugin {
             // look-ahead leaves them to it; again when it stops navigating.
             .register_required_components::<Navigate, RouteKeepsClear>()
             .add_observer(look_ahead_again)
+            .add_systems(First, routes::frame_begins)
+            .add_systems(Last, routes::frame_ends)
             .add_systems(
                 schedule,
                 (

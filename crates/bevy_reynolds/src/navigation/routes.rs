@@ -187,15 +187,30 @@ pub(super) fn plan_routes(
     if !asked.is_empty() {
         let ends: Vec<(Vector, Vector)> = asked.iter().map(|a| (a.from, a.goal)).collect();
         let due = areas.step() + steps_in(settings.route_lag, time.delta_secs());
-        let work = Work::start(due, move || {
+        // Route by route, each between frames where it can be.
+        let work = Work::start(due, &areas.frames, move |gate| {
             asked_on
                 .iter()
                 .zip(ends)
-                .map(|(area, (from, goal))| area.route(from, goal))
+                .map(|(area, (from, goal))| {
+                    gate.wait();
+                    area.route(from, goal)
+                })
                 .collect()
         });
         under_way.batches.push_back(Batch { asked, work });
     }
+}
+
+/// In `First`: a frame begins, and work off the step waits between its
+/// pieces.
+pub(super) fn frame_begins(areas: Res<NavigationAreas>) {
+    areas.frames.begin();
+}
+
+/// In `Last`: the frame has ended, and work off the step goes on.
+pub(super) fn frame_ends(areas: Res<NavigationAreas>) {
+    areas.frames.end();
 }
 
 /// Gives an agent now at `pos` the route found for it (`None`: there was

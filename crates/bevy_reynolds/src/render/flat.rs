@@ -369,12 +369,7 @@ fn draw_trails(
     if changed.is_empty() && !scene.draw.is_changed() {
         return;
     }
-    let Ok((Mesh2d(handle), visibility)) = target.single_mut() else {
-        return;
-    };
-    buffers.clear();
-    scene.paint(&mut *buffers);
-    buffers.write(&mut meshes, handle, visibility);
+    repaint(&mut target, &mut meshes, &mut buffers, |b| scene.paint(b));
 }
 
 fn draw_arrows(
@@ -389,12 +384,7 @@ fn draw_arrows(
         return;
     }
     *drew_last_frame = any;
-    let Ok((Mesh2d(handle), visibility)) = target.single_mut() else {
-        return;
-    };
-    buffers.clear();
-    scene.paint(&mut *buffers);
-    buffers.write(&mut meshes, handle, visibility);
+    repaint(&mut target, &mut meshes, &mut buffers, |b| scene.paint(b));
 }
 
 /// Redrawn every frame, since obstacles may move.
@@ -405,12 +395,24 @@ fn draw_level(
     mut buffers: Local<MeshBuffers>,
     mut drawn: Local<Vec<usize>>,
 ) {
+    repaint(&mut target, &mut meshes, &mut buffers, |b| {
+        scene.paint(b, &mut drawn);
+    });
+}
+
+/// Paints afresh into the one mesh `target` draws.
+fn repaint<Marker: Component>(
+    target: &mut Query<(&Mesh2d, &mut Visibility), With<Marker>>,
+    meshes: &mut Assets<Mesh>,
+    buffers: &mut MeshBuffers,
+    paint: impl FnOnce(&mut MeshBuffers),
+) {
     let Ok((Mesh2d(handle), visibility)) = target.single_mut() else {
         return;
     };
     buffers.clear();
-    scene.paint(&mut *buffers, &mut drawn);
-    buffers.write(&mut meshes, handle, visibility);
+    paint(buffers);
+    buffers.write(meshes, handle, visibility);
 }
 
 fn draw_radii(
