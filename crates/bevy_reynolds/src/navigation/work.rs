@@ -184,6 +184,15 @@ mod tests {
 
     use super::*;
 
+    /// Frames in which one has begun, `idle` after the one before ended.
+    fn a_frame_after(idle: Duration) -> Frames {
+        let frames = Frames::default();
+        frames.end();
+        std::thread::sleep(idle);
+        frames.begin();
+        frames
+    }
+
     /// Work whose one piece, once through the gate, says so.
     fn one_piece(frames: &Frames) -> (Work<()>, mpsc::Receiver<()>) {
         let (through, said) = mpsc::channel();
@@ -196,10 +205,7 @@ mod tests {
 
     #[test]
     fn a_piece_waits_for_the_frame_to_end_when_the_app_leaves_time_between_frames() {
-        let frames = Frames::default();
-        frames.end();
-        std::thread::sleep(Duration::from_millis(3));
-        frames.begin();
+        let frames = a_frame_after(Duration::from_millis(3));
         let (work, said) = one_piece(&frames);
         assert!(
             said.recv_timeout(Duration::from_millis(50)).is_err(),
@@ -212,9 +218,7 @@ mod tests {
 
     #[test]
     fn a_piece_runs_beside_frames_run_back_to_back() {
-        let frames = Frames::default();
-        frames.end();
-        frames.begin();
+        let frames = a_frame_after(Duration::ZERO);
         let (work, said) = one_piece(&frames);
         assert!(said.recv_timeout(Duration::from_secs(5)).is_ok());
         work.finish();
@@ -222,10 +226,7 @@ mod tests {
 
     #[test]
     fn work_taken_during_a_frame_waits_for_nothing() {
-        let frames = Frames::default();
-        frames.end();
-        std::thread::sleep(Duration::from_millis(3));
-        frames.begin();
+        let frames = a_frame_after(Duration::from_millis(3));
         let (work, said) = one_piece(&frames);
         // Taken in this frame, which never ends: done all the same (on a
         // thread of the test's, so that a wait for good fails, not hangs).
