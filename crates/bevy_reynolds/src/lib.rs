@@ -13,7 +13,7 @@ mod schedule;
 
 #[cfg(feature = "inspector")]
 pub mod inspector;
-#[cfg(feature = "avian2d")]
+#[cfg(any(feature = "avian2d", feature = "avian3d"))]
 pub mod physics;
 #[cfg(feature = "render")]
 pub mod render;
@@ -206,8 +206,12 @@ pub mod prelude {
         Arrived, Goal, MovingObstacle, Navigate, NavigationStatus, SteeringNavigationPlugin,
         Unreachable,
     };
+    #[cfg(any(feature = "avian2d", feature = "avian3d"))]
+    pub use crate::physics::ColliderObstacle;
     #[cfg(feature = "avian2d")]
-    pub use crate::physics::{ColliderObstacle, SteeringAvianPlugin};
+    pub use crate::physics::SteeringAvianPlugin;
+    #[cfg(feature = "avian3d")]
+    pub use crate::physics::{ObstacleHeights, SteeringAvian3dPlugin};
     pub use crate::schedule::SteeringSystems;
     pub use reynolds::crowd::AvoidParams;
     pub use reynolds::flock::FlockParams;

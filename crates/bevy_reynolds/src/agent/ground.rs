@@ -48,6 +48,16 @@ impl GroundPlane {
         }
     }
 
+    /// The world's axis off the plane: up, where heights are measured
+    /// (z on the XY plane, y on the XZ ground).
+    #[inline]
+    pub fn up(self) -> Vec3 {
+        match self {
+            GroundPlane::Xy => Vec3::Z,
+            GroundPlane::Xz => Vec3::Y,
+        }
+    }
+
     /// The rotation that turns a body facing +x to face `heading` on the
     /// ground, about the plane's up axis, with no trigonometry.
     #[inline]

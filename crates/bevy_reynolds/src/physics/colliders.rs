@@ -6,16 +6,10 @@ use avian2d::parry::shape::{Shape, TypedShape};
 use avian2d::prelude::{Collider, ColliderOf, RigidBody, Sensor};
 use bevy::prelude::*;
 
+use super::ColliderObstacle;
 use crate::agent::SteeringAgent;
 use crate::level::Obstacle;
 use crate::math::Vector;
-
-/// An [`Obstacle`] made from its parent's avian collider (by
-/// [`SteeringAvianPlugin`](super::SteeringAvianPlugin), which makes it
-/// again when the collider changes and removes it with the collider).
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[reflect(Component, Debug, Default, PartialEq)]
-pub struct ColliderObstacle;
 
 /// Sides of each of a capsule's round ends.
 const CAP_SIDES: usize = 8;

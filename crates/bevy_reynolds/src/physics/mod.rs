@@ -1,42 +1,21 @@
-//! Avian bodies as agents, and avian colliders as the level (feature
-//! `avian2d`).
-//!
-//! ```no_run
-//! use avian2d::prelude::*;
-//! use bevy::prelude::*;
-//! use bevy_reynolds::prelude::*;
-//!
-//! App::new()
-//!     .add_plugins((
-//!         DefaultPlugins,
-//!         PhysicsPlugins::default(),
-//!         SteeringPlugins::default(),
-//!         SteeringAvianPlugin,
-//!     ))
-//!     .insert_resource(Gravity::ZERO)
-//!     .add_systems(Startup, |mut commands: Commands| {
-//!         // A wall, as avian sees it and as the agents avoid it.
-//!         commands.spawn((RigidBody::Static, Collider::rectangle(20.0, 400.0)));
-//!         // An agent that is a body: avian moves it, steering chooses how.
-//!         commands.spawn((
-//!             SteeringAgent,
-//!             Behavior::Seek(Target::Point(Vec2::new(300.0, 0.0))),
-//!             RigidBody::Dynamic,
-//!             Collider::circle(8.0),
-//!             LockedAxes::ROTATION_LOCKED,
-//!             Transform::from_xyz(-300.0, 0.0, 0.0),
-//!         ));
-//!     });
-//! ```
+//! Avian bodies as agents, and avian colliders as the level: in 2D
+//! (feature `avian2d`, [`SteeringAvianPlugin`]) and on the XZ ground of a
+//! 3D world (feature `avian3d`, [`SteeringAvian3dPlugin`]).
 //!
 //! **Bodies.** Every agent is an avian body ([`Writeback::Physics`]: the
 //! plugin moves none itself). Before each steering step, its
 //! [`Position`](crate::Position) and [`Velocity`](crate::Velocity) are the
-//! body's (where the last physics step and its contacts left it); after
-//! it, the velocity steering chose is the body's `LinearVelocity`, and its
-//! [`Heading`](crate::Heading) the body's `Rotation`. Avian then steps
-//! (in `FixedPostUpdate`, after the steering's `FixedUpdate`) and writes
-//! the `Transform`, interpolated if the game asks avian to.
+//! body's (where the last physics step and its contacts left it; in 3D,
+//! seen on the [`GroundPlane`](crate::GroundPlane)); after it, the velocity
+//! steering chose is the body's `LinearVelocity` (in 3D its up component
+//! kept, so gravity still pulls), and its [`Heading`](crate::Heading) the
+//! body's `Rotation` (in 3D a yaw about the up axis: lock the body's
+//! rotations; and let it slide, with `Friction::ZERO` and
+//! `CoefficientCombine::Min`, as character controllers do: a floor's
+//! friction would drag it behind the velocity steering chose, 2 m behind
+//! in 6 s in `tests/physics_3d.rs`). Avian then steps (in `FixedPostUpdate`, after the
+//! steering's `FixedUpdate`) and writes the `Transform`, interpolated if
+//! the game asks avian to.
 //!
 //! A velocity, not a force: the chapter's model is the velocity the capped
 //! steering force changes, with the agent's mass, its speed cap and its
@@ -48,31 +27,81 @@
 //!
 //! **Colliders.** A collider that does not move on its own (on a
 //! `RigidBody::Static` body or on none; not a sensor, not an agent's) is
-//! an [`Obstacle`](crate::Obstacle) for avoidance, containment and
-//! navigation: a circle is a circle; a rectangle, a triangle or a convex
-//! polygon its polygon; a capsule the polygon round it (its caps as 8
-//! sides each, a hair outside them); a segment a wall; a polyline its
-//! walls; a compound each of its parts. They are children of the
-//! collider's entity, marked [`ColliderObstacle`], made again when its
-//! `Collider` changes, moved with it, gone with it. Shapes it cannot use
-//! (meshes, height fields, half-planes, rounded shapes) are skipped, with
-//! a warning once. Dynamic and kinematic bodies are not carved into the
-//! level: they move each step, and bodies meet them through contacts.
+//! one or more [`Obstacle`](crate::Obstacle)s for avoidance, containment
+//! and navigation, marked [`ColliderObstacle`], made again when its
+//! `Collider` changes, gone with it. In 2D a circle is a circle; a
+//! rectangle, a triangle or a convex polygon its polygon; a capsule the
+//! polygon round it (its caps as 8 sides each, a hair outside them); a
+//! segment a wall; a polyline its walls; a compound each of its parts;
+//! they are children of the collider's entity and move with it. In 3D
+//! each is its footprint on the ground (see [`footprints_of`]), where it
+//! stands in the agents' way ([`ObstacleHeights`]: floors and ceilings are
+//! none), made again when the collider moves. Shapes it cannot use
+//! (meshes, height fields, half-spaces, voxels, and in 2D rounded shapes)
+//! are skipped, with a warning once. Dynamic and kinematic bodies are not
+//! carved into the level: they move each step, and bodies meet them
+//! through contacts.
 
+#[cfg(feature = "avian2d")]
 mod bodies;
+#[cfg(feature = "avian3d")]
+mod bodies_3d;
+#[cfg(feature = "avian2d")]
 mod colliders;
+#[cfg(feature = "avian3d")]
+mod footprints;
 
 use bevy::prelude::*;
 
 use crate::agent::Writeback;
 use crate::schedule::{SteeringSchedule, SteeringSystems};
 
-pub use colliders::{ColliderObstacle, obstacles_of};
+#[cfg(feature = "avian2d")]
+pub use colliders::obstacles_of;
+#[cfg(feature = "avian3d")]
+pub use footprints::{FootprintOf, Footprints, ObstacleHeights, footprints_of};
 
-/// Makes avian bodies agents, and static avian colliders obstacles: add it
-/// after `SteeringPlugins`, beside avian's `PhysicsPlugins`.
+/// An [`Obstacle`](crate::Obstacle) made from an avian collider (by
+/// [`SteeringAvianPlugin`] or [`SteeringAvian3dPlugin`], which make it
+/// again when the collider changes and remove it with the collider).
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Component, Debug, Default, PartialEq)]
+pub struct ColliderObstacle;
+
+/// Makes avian2d bodies agents, and static avian2d colliders obstacles:
+/// add it after `SteeringPlugins`, beside avian's `PhysicsPlugins`.
+///
+/// ```no_run
+/// use avian2d::prelude::*;
+/// use bevy::prelude::*;
+/// use bevy_reynolds::prelude::*;
+///
+/// App::new()
+///     .add_plugins((
+///         DefaultPlugins,
+///         PhysicsPlugins::default(),
+///         SteeringPlugins::default(),
+///         SteeringAvianPlugin,
+///     ))
+///     .insert_resource(Gravity::ZERO)
+///     .add_systems(Startup, |mut commands: Commands| {
+///         // A wall, as avian sees it and as the agents avoid it.
+///         commands.spawn((RigidBody::Static, Collider::rectangle(20.0, 400.0)));
+///         // An agent that is a body: avian moves it, steering chooses how.
+///         commands.spawn((
+///             SteeringAgent,
+///             Behavior::Seek(Target::Point(Vec2::new(300.0, 0.0))),
+///             RigidBody::Dynamic,
+///             Collider::circle(8.0),
+///             LockedAxes::ROTATION_LOCKED,
+///             Transform::from_xyz(-300.0, 0.0, 0.0),
+///         ));
+///     });
+/// ```
+#[cfg(feature = "avian2d")]
 pub struct SteeringAvianPlugin;
 
+#[cfg(feature = "avian2d")]
 impl Plugin for SteeringAvianPlugin {
     fn build(&self, app: &mut App) {
         let schedule = SteeringSchedule::of(app, "SteeringAvianPlugin");
@@ -85,6 +114,74 @@ impl Plugin for SteeringAvianPlugin {
                     (colliders::colliders_to_obstacles, bodies::bodies_to_agents)
                         .before(SteeringSystems::Prepare),
                     bodies::agents_to_bodies.after(SteeringSystems::Integrate),
+                ),
+            );
+    }
+}
+
+/// Makes avian3d bodies agents on the ground, and the footprints of static
+/// avian3d colliders obstacles: add it after `SteeringPlugins` (on the
+/// [`GroundPlane::Xz`](crate::GroundPlane::Xz) for a y-up world), beside
+/// avian's `PhysicsPlugins`.
+///
+/// ```no_run
+/// use avian3d::prelude::*;
+/// use bevy::prelude::*;
+/// use bevy_reynolds::prelude::*;
+///
+/// App::new()
+///     .add_plugins((
+///         DefaultPlugins,
+///         PhysicsPlugins::default(),
+///         SteeringPlugins::default()
+///             .with_ground(GroundPlane::Xz)
+///             .with_length_unit(0.025),
+///         SteeringAvian3dPlugin,
+///     ))
+///     .add_systems(Startup, |mut commands: Commands| {
+///         // The floor: under the agents' feet, so no obstacle.
+///         commands.spawn((RigidBody::Static, Collider::cuboid(40.0, 0.2, 40.0)));
+///         // A wall 2 m high: an obstacle where it stands.
+///         commands.spawn((
+///             RigidBody::Static,
+///             Collider::cuboid(0.3, 2.0, 10.0),
+///             Transform::from_xyz(0.0, 1.0, 0.0),
+///         ));
+///         // A person, 0.5 m across, sent to the wall's far side: upright,
+///         // sliding (steering, not the floor's friction, sets its pace).
+///         commands.spawn((
+///             SteeringAgent,
+///             Behavior::Arrive(Target::Point(Vec2::new(8.0, 0.0))),
+///             RigidBody::Dynamic,
+///             Collider::capsule(0.25, 1.2),
+///             LockedAxes::ROTATION_LOCKED,
+///             Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
+///             Transform::from_xyz(-8.0, 0.9, 0.0),
+///         ));
+///     });
+/// ```
+#[cfg(feature = "avian3d")]
+pub struct SteeringAvian3dPlugin;
+
+#[cfg(feature = "avian3d")]
+impl Plugin for SteeringAvian3dPlugin {
+    fn build(&self, app: &mut App) {
+        let schedule = SteeringSchedule::of(app, "SteeringAvian3dPlugin");
+        app.insert_resource(Writeback::Physics)
+            .init_resource::<ObstacleHeights>()
+            .register_type::<ColliderObstacle>()
+            .register_type::<ObstacleHeights>()
+            .register_type::<FootprintOf>()
+            .register_type::<Footprints>()
+            .add_systems(
+                schedule,
+                (
+                    (
+                        footprints::colliders_to_footprints,
+                        bodies_3d::bodies_to_agents,
+                    )
+                        .before(SteeringSystems::Prepare),
+                    bodies_3d::agents_to_bodies.after(SteeringSystems::Integrate),
                 ),
             );
     }
