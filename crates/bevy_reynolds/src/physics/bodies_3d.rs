@@ -1,7 +1,7 @@
 //! The 3D body's place and velocity to the agent on the ground before the
 //! step, the chosen velocity and heading to the body after it.
 
-use avian3d::prelude::{LinearVelocity, Position as BodyPosition, RigidBody, Rotation};
+use avian3d::prelude::{Gravity, LinearVelocity, Position as BodyPosition, RigidBody, Rotation};
 use bevy::prelude::*;
 
 use crate::agent::{GroundPlane, Heading, Position, SteeringAgent, Velocity};
@@ -11,6 +11,7 @@ use crate::agent::{GroundPlane, Heading, Position, SteeringAgent, Velocity};
 /// along the ground.
 pub(super) fn bodies_to_agents(
     ground: Res<GroundPlane>,
+    gravity: Option<Res<Gravity>>,
     mut agents: Query<
         (&BodyPosition, &LinearVelocity, &mut Position, &mut Velocity),
         With<SteeringAgent>,
@@ -21,6 +22,18 @@ pub(super) fn bodies_to_agents(
         warn_once!(
             "agent {entity} has no avian RigidBody: with SteeringAvian3dPlugin, avian moves the agents, and this one will not move"
         );
+    }
+    if let Some(gravity) = gravity.filter(|g| g.is_changed() || ground.is_changed()) {
+        // A y-up world with agents on the XY plane (the default ground):
+        // they would steer up and down.
+        let down = gravity.0.normalize_or_zero();
+        if down != Vec3::ZERO && down.dot(ground.up()).abs() < 0.9 {
+            warn_once!(
+                "SteeringAvian3dPlugin: gravity {} pulls along the agents' ground, {:?}; agents walk on the plane gravity pulls them onto (for a y-up world, SteeringPlugins::default().with_ground(GroundPlane::Xz))",
+                gravity.0,
+                *ground
+            );
+        }
     }
     for (body, body_velocity, mut pos, mut vel) in &mut agents {
         if body.0.is_finite() {
