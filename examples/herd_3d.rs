@@ -21,6 +21,7 @@ use std::sync::Arc;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use bevy_reynolds::Position;
+use bevy_reynolds::inspector::BesideInspector;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw};
 use rand::rngs::Xoshiro128PlusPlus;
@@ -84,6 +85,7 @@ fn main() -> AppExit {
     let plugin = args
         .run
         .plugin("Herd 3D", View::Ground { length_unit: UNIT })
+        .with_docked_panel()
         .with_report(args.report.clone());
     let seed = plugin.seed;
     App::new()
@@ -113,12 +115,14 @@ fn setup(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    // Looking down on the field from the south, the panel beside it. Unlit
-    // colors, no tonemapping: what the software renderer draws fastest.
+    // Looking down on the field from the south, drawn beside the docked
+    // panel. Unlit colors, no tonemapping: what the software renderer
+    // draws fastest.
     commands.spawn((
         Camera3d::default(),
+        BesideInspector,
         Tonemapping::None,
-        Transform::from_xyz(9.0, 44.0, 42.0).looking_at(Vec3::new(9.0, 0.0, 3.0), Vec3::Y),
+        Transform::from_xyz(0.0, 44.0, 42.0).looking_at(Vec3::new(0.0, 0.0, 3.0), Vec3::Y),
     ));
     let mut unlit = |color: Color| {
         materials.add(StandardMaterial {
@@ -228,34 +232,45 @@ fn circle_marker(time: Res<Time>, mut marker: Query<&mut Transform, With<Marker>
 
 /// For unattended runs with `--report`: where every agent is (its
 /// Transform) and started, and where on the window each rock's rim on the
-/// ground is (its bounding box, in logical pixels), as JSON.
+/// ground and the field are (their bounding boxes, in logical pixels), as
+/// JSON.
 fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     agents: Query<(&Behavior, &Transform, &Start)>,
     rocks: Query<(&Obstacle, &Transform), With<Rock>>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    camera: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
 ) {
-    let rims: Vec<_> = camera
-        .single()
-        .into_iter()
-        .flat_map(|(camera, eye)| {
-            rocks.iter().map(move |(obstacle, transform)| {
-                let Obstacle::Circle { radius } = obstacle else {
-                    return json!(null);
-                };
-                let (mut min, mut max) = (Vec2::MAX, Vec2::MIN);
-                for i in 0..32 {
-                    let rim = Vec2::from_angle(i as f32 * std::f32::consts::TAU / 32.0) * *radius;
-                    let at = transform.translation.with_y(0.0) + Vec3::new(rim.x, 0.0, rim.y);
-                    if let Ok(p) = camera.world_to_viewport(eye, at) {
-                        (min, max) = (min.min(p), max.max(p));
-                    }
-                }
-                json!([min.x, min.y, max.x, max.y])
-            })
+    let Ok((camera, eye)) = camera.single() else {
+        return;
+    };
+    // The box round these points of the ground, in the window (the
+    // camera's viewport is the window less the docked panel).
+    let corner = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
+    let in_window = |points: &mut dyn Iterator<Item = Vec3>| {
+        let (mut min, mut max) = (Vec2::MAX, Vec2::MIN);
+        for p in points.filter_map(|at| camera.world_to_viewport(eye, at).ok()) {
+            (min, max) = (min.min(corner + p), max.max(corner + p));
+        }
+        json!([min.x, min.y, max.x, max.y])
+    };
+    let rims: Vec<_> = rocks
+        .iter()
+        .map(|(obstacle, transform)| {
+            let Obstacle::Circle { radius } = obstacle else {
+                return json!(null);
+            };
+            in_window(&mut (0..32).map(|i| {
+                let rim = Vec2::from_angle(i as f32 * std::f32::consts::TAU / 32.0) * *radius;
+                transform.translation.with_y(0.0) + Vec3::new(rim.x, 0.0, rim.y)
+            }))
         })
         .collect();
+    let field = in_window(
+        &mut [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .into_iter()
+            .map(|(x, z)| Vec3::new(x * FIELD, 0.0, z * FIELD)),
+    );
     let agents: Vec<_> = agents
         .iter()
         .map(|(behavior, transform, start)| {
@@ -273,5 +288,6 @@ fn write_report(
         "seconds": fixed.elapsed_secs_f64(),
         "agents": agents,
         "rock_rims_in_window": rims,
+        "field_in_window": field,
     }));
 }

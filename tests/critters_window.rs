@@ -315,7 +315,7 @@ fn the_3d_herd_is_drawn_on_the_ground_and_moves_there() {
         report.display()
     ));
     let (width, height, pixels) = read_png(&shot);
-    assert_eq!((width, height), (1000, 700));
+    assert_eq!((width, height), (1260, 700));
     for (name, color) in [
         ("seekers", [47, 111, 235]),
         ("arrivers", [47, 158, 68]),
@@ -327,6 +327,27 @@ fn the_3d_herd_is_drawn_on_the_ground_and_moves_there() {
         assert!(seen >= 150, "the screenshot shows {seen} px of {name}");
     }
     let report = read_report(&report);
+    // The field is drawn beside the docked panel (the window's right 260
+    // px), not under it: all of it left of the panel, and none of the
+    // ground's color in the panel's strip. (Drawn over the whole window, the
+    // field reached x = 1,108, under the panel.)
+    let field: Vec<f64> = (0..4)
+        .map(|i| report["field_in_window"][i].as_f64().unwrap())
+        .collect();
+    eprintln!("the herd's field in the window: {field:?}");
+    assert!(
+        field[0] >= 0.0 && field[2] <= 1000.0,
+        "the field spans x {} to {} of the window",
+        field[0],
+        field[2]
+    );
+    let strip = pixels
+        .iter()
+        .enumerate()
+        // (Within 2: the panel's grays are 6 off the ground's green.)
+        .filter(|(i, p)| *i as u32 % width >= 1000 && close(**p, [40, 46, 40], 2))
+        .count();
+    assert_eq!(strip, 0, "{strip} px of the ground in the panel's strip");
     let agents = report["agents"].as_array().unwrap();
     assert_eq!(agents.len(), 60);
     let mut moved = 0;

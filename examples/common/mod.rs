@@ -246,15 +246,6 @@ impl Plugin for ExamplePlugin {
         .insert_resource(ClearColor(BACKGROUND));
         let steering = SteeringPlugins::default().with_seed(self.seed);
         match self.view {
-            View::Flat if self.docked_panel => {
-                app.add_plugins((steering, SteeringDebugPlugin))
-                    .insert_resource(docked_inspector())
-                    .add_systems(Startup, (spawn_camera, spawn_egui_camera));
-                // egui on a camera of its own, not on the first one.
-                app.world_mut()
-                    .resource_mut::<EguiGlobalSettings>()
-                    .auto_create_primary_context = false;
-            }
             View::Flat => {
                 app.add_plugins((steering, SteeringDebugPlugin))
                     .add_systems(Startup, spawn_camera);
@@ -267,6 +258,14 @@ impl Plugin for ExamplePlugin {
                     SteeringDebugPlugin,
                 ));
             }
+        }
+        if self.docked_panel {
+            app.insert_resource(docked_inspector())
+                .add_systems(Startup, spawn_egui_camera);
+            // egui on a camera of its own, not on the first one.
+            app.world_mut()
+                .resource_mut::<EguiGlobalSettings>()
+                .auto_create_primary_context = false;
         }
         if let Some(seconds) = self.seconds {
             app.insert_resource(Unattended {
