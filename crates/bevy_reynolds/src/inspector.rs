@@ -315,7 +315,7 @@ fn panel(
                 .show_separator_line(false)
                 .show(&mut window, |ui| {
                     // Sliders narrow enough for their labels beside them.
-                    ui.spacing_mut().slider_width = 80.0;
+                    ui.spacing_mut().slider_width = 52.0;
                     egui::ScrollArea::vertical().show(ui, contents);
                 })
                 .response
