@@ -247,10 +247,11 @@ fn round_outline(support: &dyn SupportMap, pose: Pose, ground: GroundPlane) -> V
         let farthest = support.support_point(&pose, ground.place(normal, Vec3::ZERO));
         (normal, normal.dot(ground.to_ground(farthest)))
     };
+    let lines: [(Vector, f32); ROUND_SIDES] = std::array::from_fn(touching);
     (0..ROUND_SIDES)
         .map(|k| {
             // The point on both lines n·x = h: Cramer's rule.
-            let ((n1, h1), (n2, h2)) = (touching(k), touching((k + 1) % ROUND_SIDES));
+            let ((n1, h1), (n2, h2)) = (lines[k], lines[(k + 1) % ROUND_SIDES]);
             (h2 * n1.perp() - h1 * n2.perp()) / n1.perp_dot(n2)
         })
         .collect()
