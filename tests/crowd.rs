@@ -42,6 +42,7 @@ fn circles_swap_sides() {
             assert_eq!(r.collisions, 0, "{name} at {hz} Hz: {r:?}");
             assert!(r.deepest_overlap <= OVERLAP, "{name} at {hz} Hz: {r:?}");
             assert!(r.time_ratio.1 <= 2.0, "{name} at {hz} Hz: {r:?}");
+            assert_eq!(r.within_3x, r.agents, "{name} at {hz} Hz: {r:?}");
         }
     }
 }

@@ -86,6 +86,9 @@ pub struct CrowdReport {
     /// The median and the largest of each arrived person's time over their
     /// straight-line time.
     pub time_ratio: (f32, f32),
+    /// How many arrived within three times their straight-line time (the
+    /// two-way door's bar).
+    pub within_3x: usize,
     /// The median of each arrived person's path length over the straight
     /// line's.
     pub path_ratio: f32,
@@ -124,6 +127,7 @@ impl CrowdReport {
             "deepest_wall_m": round(self.deepest_wall),
             "time_ratio_median": round(self.time_ratio.0),
             "time_ratio_max": round(self.time_ratio.1),
+            "within_3x": self.within_3x,
             "path_ratio_median": round(self.path_ratio),
             "ms_per_step": (self.ms_per_step * 1000.0).round() / 1000.0,
             "non_finite": self.non_finite,
@@ -271,9 +275,13 @@ impl Tally {
 
     fn report(&self, scene: &CrowdScene, method: Method, hz: f64, ms_per_step: f64) -> CrowdReport {
         let (mut times, mut paths, mut times_reached) = (Vec::new(), Vec::new(), 0);
+        let mut within_3x = 0;
         for (i, walker) in scene.walkers.iter().enumerate() {
             if let Some(t) = self.arrived[i] {
                 times_reached += 1;
+                if t <= 3.0 * walker.straight_time() {
+                    within_3x += 1;
+                }
                 if walker.straight_length() < 2.0 * ARRIVED + 1.0 {
                     // Too short a way for a ratio to mean anything.
                     continue;
@@ -299,6 +307,7 @@ impl Tally {
             wall_hits: self.wall_hits,
             deepest_wall: self.deepest_wall.max(0.0),
             time_ratio: (median(&times), times.last().copied().unwrap_or(f32::NAN)),
+            within_3x,
             path_ratio: median(&paths),
             ms_per_step,
             non_finite: self.non_finite,
