@@ -310,3 +310,65 @@ fn static_colliders_are_kept_in_the_level() {
     assert_eq!(left, 0);
     assert!(shapes_near(app.world(), Vec2::ZERO).is_empty());
 }
+
+/// A collider scaled by its transform is the obstacle of the shape avian
+/// collides with: a ball of radius 10 scaled twice is a circle of 20 (and
+/// of 30 once scaled three times), a rectangle's corners move out with the
+/// scale, and a ball stretched one way is the circle round the stretch.
+#[test]
+fn a_scaled_collider_is_the_obstacle_of_its_scaled_shape() {
+    let mut app = physics_app(60.0);
+    let scaled = |x: f32, sx: f32, sy: f32| {
+        Transform::from_xyz(x, 0.0, 0.0).with_scale(Vec3::new(sx, sy, 1.0))
+    };
+    let ball = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::circle(10.0),
+            scaled(0.0, 2.0, 2.0),
+        ))
+        .id();
+    app.world_mut().spawn((
+        RigidBody::Static,
+        Collider::rectangle(40.0, 10.0),
+        scaled(200.0, 2.0, 2.0),
+    ));
+    app.world_mut().spawn((
+        RigidBody::Static,
+        Collider::circle(10.0),
+        scaled(400.0, 3.0, 1.0),
+    ));
+    run_steps(&mut app, 3, |_| {});
+    let mut hand = headless_app(60.0, 1, SteeringSettings::default());
+    let corners = [(-40.0, -10.0), (40.0, -10.0), (40.0, 10.0), (-40.0, 10.0)]
+        .map(|(x, y)| Vec2::new(200.0 + x, y));
+    for bundle in [
+        (Obstacle::circle(20.0), AgentPosition(Vec2::ZERO)),
+        (Obstacle::polygon(corners), AgentPosition(Vec2::ZERO)),
+        (Obstacle::circle(30.0), AgentPosition(Vec2::new(400.0, 0.0))),
+    ] {
+        hand.world_mut().spawn(bundle);
+    }
+    run_steps(&mut hand, 2, |_| {});
+    assert_eq!(
+        shapes_near(app.world(), Vec2::ZERO),
+        shapes_near(hand.world(), Vec2::ZERO)
+    );
+
+    // Scaled again: the circle with it.
+    app.world_mut().get_mut::<Transform>(ball).unwrap().scale = Vec3::new(3.0, 3.0, 1.0);
+    run_steps(&mut app, 3, |_| {});
+    let circles: Vec<String> = shapes_near(app.world(), Vec2::ZERO)
+        .into_iter()
+        .filter(|s| s.starts_with("Circle"))
+        .collect();
+    assert!(
+        circles
+            .iter()
+            .filter(|s| s.contains("radius: 30.0"))
+            .count()
+            == 2,
+        "{circles:?}"
+    );
+}

@@ -168,7 +168,17 @@ pub(super) fn colliders_to_obstacles(
             (_, _, Some(global)) => *global,
             _ => GlobalTransform::IDENTITY,
         };
-        for (at, obstacle) in obstacles {
+        // The children take the collider's scale, which moves their points
+        // (corners, ends, centres) as avian scales the shape; a circle's
+        // radius is the level's own length, so it is scaled here: by the
+        // larger of the two, round a ball stretched one way (avian makes
+        // it an ellipse). Avian changes the collider when the scale
+        // changes, so this is made again then.
+        let stretch = here.scale().truncate().abs().max_element();
+        for (at, mut obstacle) in obstacles {
+            if let Obstacle::Circle { radius } = &mut obstacle {
+                *radius *= stretch;
+            }
             let transform = Transform::from_translation(at.extend(0.0));
             commands.spawn((
                 ColliderObstacle,
