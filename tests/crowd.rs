@@ -232,3 +232,63 @@ mod hostile {
         }
     }
 }
+
+/// An avoider walking at a wall is pushed by it as by any wall it meets
+/// side on, however long: a wall 40 px long and one 6,000 px long (in the
+/// obstacles' index, in cells of 64 px: one cell, or every cell the agent
+/// looks through) slow it the same way, step by step, to a stop at it.
+#[test]
+fn a_long_wall_pushes_an_avoider_once() {
+    use bevy::prelude::*;
+    use bevy_reynolds::prelude::*;
+    use bevy_reynolds::reynolds::crowd::AvoidParams;
+    use bevy_reynolds::{Position, Velocity};
+    let walk_at_wall = |half_length: f32| {
+        let mut app = steering_lab::headless_app(60.0, 1, SteeringSettings::default());
+        // In the middle of a cell, 32 px up.
+        app.world_mut().spawn((
+            Obstacle::wall(Vec2::new(0.0, -half_length), Vec2::new(0.0, half_length)),
+            Position(Vec2::new(288.0, 32.0)),
+        ));
+        let agent = app
+            .world_mut()
+            .spawn((
+                // Looking half a second ahead: through a few cells.
+                AvoidAgents {
+                    rules: AvoidParams {
+                        horizon: 0.5,
+                        ..default()
+                    },
+                    ..default()
+                },
+                Behavior::Seek(Target::Point(Vec2::new(1_000.0, 32.0))),
+                SteeringParams {
+                    radius: 8.0,
+                    ..default()
+                },
+                Position(Vec2::new(0.0, 32.0)),
+                Velocity(Vec2::new(200.0, 0.0)),
+            ))
+            .id();
+        let mut xs = Vec::new();
+        steering_lab::run_steps(&mut app, 120, |world| {
+            xs.push(world.get::<Position>(agent).unwrap().0.x);
+        });
+        xs
+    };
+    let (short, long) = (walk_at_wall(20.0), walk_at_wall(3_000.0));
+    let slowest = |xs: &[f32]| xs.windows(2).map(|w| w[1] - w[0]).fold(f32::MAX, f32::min);
+    // Slowed by the push, before its body is stopped at the wall.
+    assert!(
+        short[40] < 200.0 && (short[119] - 280.0).abs() < 0.5,
+        "{short:?}"
+    );
+    for (step, (a, b)) in short.iter().zip(&long).enumerate() {
+        assert!(
+            (a - b).abs() < 1e-3,
+            "step {step}: {a} by the short wall, {b} by the long one; slowest steps {} and {}",
+            slowest(&short),
+            slowest(&long)
+        );
+    }
+}

@@ -96,7 +96,8 @@ enum Command {
         /// The scenes, by name, or `all`.
         #[arg(long, value_delimiter = ',', default_value = "all")]
         scene: Vec<String>,
-        /// The methods: avoid, separation, orca.
+        /// The methods: avoid, separation, orca, none (the plugin without
+        /// avoiding: what avoiding adds to a step is the difference).
         #[arg(long, value_delimiter = ',', default_value = "avoid,orca")]
         method: Vec<String>,
         /// Steps a second.
@@ -672,7 +673,7 @@ fn main() -> ExitCode {
                     Some(m) => methods.push(m),
                     None => {
                         return fail(format!(
-                            "no method '{name}'; there are: avoid, separation, orca"
+                            "no method '{name}'; there are: avoid, separation, orca, none"
                         ));
                     }
                 }

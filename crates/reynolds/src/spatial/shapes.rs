@@ -158,12 +158,19 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
 
     /// The cells of `lo..=hi` inside the grid, each as its list of shapes.
     fn for_each_cell(&self, lo: IVec2, hi: IVec2, mut visit: impl FnMut(&[u32])) {
+        self.for_each_cell_at(lo, hi, |_, list| visit(list));
+    }
+
+    /// [`for_each_cell`](Self::for_each_cell), with each cell's place
+    /// (counted from the world's origin, as `lo` and `hi` are).
+    fn for_each_cell_at(&self, lo: IVec2, hi: IVec2, mut visit: impl FnMut(IVec2, &[u32])) {
         let size = IVec2::new(self.cells.cols as i32, self.cells.rows as i32);
         let lo = (lo - self.first).max(IVec2::ZERO);
         let hi = (hi - self.first).min(size - 1);
         for y in lo.y..=hi.y {
             for x in lo.x..=hi.x {
-                visit(self.buckets.of(self.cells.index(x as usize, y as usize)));
+                let list = self.buckets.of(self.cells.index(x as usize, y as usize));
+                visit(IVec2::new(x, y) + self.first, list);
             }
         }
     }
@@ -365,25 +372,46 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
         }
     }
 
-    /// Each shape whose bounds come within `distance` of `p` (one in
-    /// several cells there may come more than once; every shape, if the
-    /// box round `p` is too big for the grid).
+    /// Each shape whose bounds come within `distance` of `p`, once (every
+    /// shape, if the box round `p` is too big for the grid).
     pub fn for_each_near(&self, p: Vec2, distance: f32, mut visit: impl FnMut(&IndexedShape<I>)) {
         let slack = Vec2::splat(distance.max(0.0));
-        let mut offer = |i: u32| {
+        // The shape, and its bounds, if they come that near.
+        let near = |i: u32| {
             let shape = &self.shapes[i as usize];
             let (min, max) = shape.shape.bounds();
-            if p.cmpge(min - slack).all() && p.cmple(max + slack).all() {
+            (p.cmpge(min - slack).all() && p.cmple(max + slack).all()).then_some((shape, min, max))
+        };
+        let Some((lo, hi)) = self.cell_range(p - slack, p + slack) else {
+            // A box too big for the grid: every shape.
+            for i in 0..self.shapes.len() as u32 {
+                if let Some((shape, ..)) = near(i) {
+                    visit(shape);
+                }
+            }
+            return;
+        };
+        if !self.cells.is_empty() {
+            // A shape in several of the cells is offered from the first
+            // only, where its cells and the box's begin: a sum over the
+            // shapes near (the crowd's push from walls) must not count a
+            // long wall once a cell.
+            self.for_each_cell_at(lo, hi, |cell, list| {
+                for &i in list {
+                    if let Some((shape, min, max)) = near(i)
+                        && self
+                            .cell_range(min, max)
+                            .is_some_and(|(first, _)| first.max(lo) == cell)
+                    {
+                        visit(shape);
+                    }
+                }
+            });
+        }
+        for &i in &self.big {
+            if let Some((shape, ..)) = near(i) {
                 visit(shape);
             }
-        };
-        match self.cell_range(p - slack, p + slack) {
-            Some((lo, hi)) if !self.cells.is_empty() => {
-                self.for_each_cell(lo, hi, |list| list.iter().for_each(|&i| offer(i)));
-                self.big.iter().for_each(|&i| offer(i));
-            }
-            Some(_) => self.big.iter().for_each(|&i| offer(i)),
-            None => (0..self.shapes.len() as u32).for_each(offer),
         }
     }
 
@@ -585,6 +613,48 @@ mod tests {
                 hit,
                 "rock at {at}, {probe:?}"
             );
+        }
+    }
+
+    /// Shapes near a point come once each, however many of the cells
+    /// looked through they lie in: a wall through 40 cells, a rock on the
+    /// corner of four, and a shape too big for cells, from points all
+    /// round them and out to several cells off.
+    #[test]
+    fn shapes_near_come_once_each() {
+        let mut index = ShapeIndex::<u32>::default();
+        let wall = Shape::Wall {
+            a: Vec2::new(-1_280.0, 10.0),
+            b: Vec2::new(1_280.0, 10.0),
+        };
+        let rock = Shape::Circle {
+            center: Vec2::new(128.0, 128.0),
+            radius: 20.0,
+        };
+        let huge = Shape::Circle {
+            center: Vec2::ZERO,
+            radius: 1e5,
+        };
+        for (id, shape) in [wall, rock, huge].into_iter().enumerate() {
+            index.push(id as u32, 0, shape);
+        }
+        index.rebuild(64.0, true);
+        let mut rng = Xoshiro128PlusPlus::seed_from_u64(7);
+        for _ in 0..500 {
+            let p = Vec2::new(
+                rng.random_range(-600.0..600.0),
+                rng.random_range(-300.0..300.0),
+            );
+            let distance = rng.random_range(0.0..400.0);
+            let mut seen = [0; 3];
+            index.for_each_near(p, distance, |s| seen[s.id as usize] += 1);
+            assert!(
+                seen.iter().all(|&n| n <= 1),
+                "{p} within {distance}: {seen:?}"
+            );
+            assert_eq!(seen[2], 1, "{p} within {distance}: the huge rock");
+            let wall_near = p.y + distance >= 10.0 && p.y - distance <= 10.0;
+            assert_eq!(seen[0], u32::from(wall_near), "{p} within {distance}");
         }
     }
 

@@ -30,14 +30,18 @@ pub enum Method {
     Separation,
     /// ORCA, by `dodgy_2d`.
     Orca,
+    /// The plugin with `Arrive` and walls, and nothing to keep people
+    /// apart: what avoiding adds to a step is `Avoid`'s step less this one.
+    Nothing,
 }
 
 impl Method {
     /// Every method, by its name on the command line.
-    pub const ALL: [(Method, &'static str); 3] = [
+    pub const ALL: [(Method, &'static str); 4] = [
         (Method::Avoid, "avoid"),
         (Method::Separation, "separation"),
         (Method::Orca, "orca"),
+        (Method::Nothing, "none"),
     ];
 
     /// Its name on the command line.
@@ -160,7 +164,9 @@ pub fn run_traced(
     let steps = (f64::from(scene.seconds()) * hz).ceil() as u64;
     let mut step_times = Vec::with_capacity(steps as usize);
     let mut stepper: Box<dyn FnMut(&mut Vec<Vec2>)> = match method {
-        Method::Avoid | Method::Separation => Box::new(plugin::stepper(scene, method, hz, threads)),
+        Method::Avoid | Method::Separation | Method::Nothing => {
+            Box::new(plugin::stepper(scene, method, hz, threads))
+        }
         Method::Orca => Box::new(orca::stepper(scene, dt)),
     };
     let mut positions = scene.walkers.iter().map(|w| w.start).collect::<Vec<_>>();
@@ -279,10 +285,11 @@ impl Tally {
         for (i, walker) in scene.walkers.iter().enumerate() {
             if let Some(t) = self.arrived[i] {
                 times_reached += 1;
-                if t <= 3.0 * walker.straight_time() {
+                let too_short = walker.straight_length() < 2.0 * ARRIVED + 1.0;
+                if too_short || t <= 3.0 * walker.straight_time() {
                     within_3x += 1;
                 }
-                if walker.straight_length() < 2.0 * ARRIVED + 1.0 {
+                if too_short {
                     // Too short a way for a ratio to mean anything.
                     continue;
                 }

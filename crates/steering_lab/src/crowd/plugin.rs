@@ -63,10 +63,18 @@ pub fn stepper(
                 Position(walker.start),
             ));
             match method {
-                Method::Separation => agent
-                    .insert(Flocking::separation_only().scaled(walker.speed / defaults::MAX_SPEED)),
-                _ => agent.insert(AvoidAgents::default()),
-            };
+                Method::Separation => {
+                    agent.insert(
+                        Flocking::separation_only().scaled(walker.speed / defaults::MAX_SPEED),
+                    );
+                }
+                Method::Nothing => {
+                    agent.insert(SteeringAgent);
+                }
+                _ => {
+                    agent.insert(AvoidAgents::default());
+                }
+            }
             agent.id()
         })
         .collect();
