@@ -68,6 +68,14 @@ impl Door {
     /// level with it, as far to the side as the body fits, and in a door
     /// passed both ways, on its right half.
     pub fn way_through(&self, at: Vec2, going: Vec2, radius: f32) -> Vec2 {
+        let (left, lowest, highest) = self.lane(going, radius);
+        let lateral = (at - self.middle).dot(left).clamp(lowest, highest);
+        self.middle + left * lateral
+    }
+
+    /// Where in the door a body's centre may pass: from `lowest` to
+    /// `highest` along `left`, to the left of `going` from the middle.
+    fn lane(&self, going: Vec2, radius: f32) -> (Vec2, f32, f32) {
         let left = going.perp();
         let room = (self.half_width - radius).max(0.0);
         // Both ways: the body wholly on the right of the middle, if it fits.
@@ -76,8 +84,41 @@ impl Door {
         } else {
             room
         };
-        let lateral = (at - self.middle).dot(left).clamp(-room, highest);
-        self.middle + left * lateral
+        (left, -room, highest)
+    }
+
+    /// Whether a body of `radius` going straight from `at` to `to` (past
+    /// the door, along `going`) passes through the door's way for it
+    /// rather than into the wall: the straight line of a route pulled
+    /// tight, which bends at the door's edge only when it must.
+    ///
+    /// ```
+    /// # use bevy::math::Vec2;
+    /// # use steering_lab::crowd::Door;
+    /// // A door 2 m wide in a wall along x = 0; a body 1 m across.
+    /// let door = Door::in_wall_along_y(Vec2::ZERO);
+    /// // From in front of it, straight through.
+    /// assert!(door.lets_through(Vec2::new(-3.0, 0.2), Vec2::new(1.0, 0.2), Vec2::X, 0.5));
+    /// // From beside it, along the wall: that line goes into the wall.
+    /// assert!(!door.lets_through(Vec2::new(-0.6, -3.0), Vec2::new(1.0, -0.5), Vec2::X, 0.5));
+    /// // Passed both ways, only its right half is the body's way.
+    /// let both = door.both_ways();
+    /// assert!(!both.lets_through(Vec2::new(-3.0, 0.5), Vec2::new(1.0, 0.5), Vec2::X, 0.5));
+    /// assert!(both.lets_through(Vec2::new(-3.0, -0.5), Vec2::new(1.0, -0.5), Vec2::X, 0.5));
+    /// ```
+    pub fn lets_through(&self, at: Vec2, to: Vec2, going: Vec2, radius: f32) -> bool {
+        let (from, beyond) = ((at - self.middle).dot(going), (to - self.middle).dot(going));
+        if from >= 0.0 {
+            return true;
+        }
+        if beyond <= 0.0 {
+            return false;
+        }
+        let crossing = at + (to - at) * (-from / (beyond - from));
+        let (left, lowest, highest) = self.lane(going, radius);
+        let lateral = (crossing - self.middle).dot(left);
+        let slack = 0.01 * radius;
+        (lowest - slack..=highest + slack).contains(&lateral)
     }
 
     /// How far `at` is past the door's wall, coming from `start`'s side.
@@ -117,29 +158,29 @@ impl Walker {
     }
 
     /// Where they head from `at`, and how far along their way they are
-    /// (`stage`, from 0): a metre before the door on their way (where it
-    /// is level with them, as far as their body fits); while they are
-    /// within a metre of that, or as near and in front of the door, a metre
-    /// past it; once their body is through its wall, the goal.
+    /// (`stage`, from 0): the way a route pulled tight through the door
+    /// on their way goes (as a game's pathfinding would give it). A metre
+    /// past the door, level with them as far as their body fits (in a
+    /// door passed both ways, on its right half), when the straight line
+    /// there passes through the door; else the door's edge on that line,
+    /// where the route bends round the door post; once their body is
+    /// through the door's wall, the goal.
     pub fn aim(&self, at: Vec2, stage: &mut u8) -> Vec2 {
         let Some(door) = self.via else {
             return self.goal;
         };
         let side = (door.middle - self.start).dot(door.across).signum();
-        let through = door.way_through(at, door.across * side, self.radius);
-        let (before, after) = (through - door.across * side, through + door.across * side);
-        let past = door.past(self.start, at);
-        let aside = (at - door.middle).perp_dot(door.across).abs();
+        let going = door.across * side;
+        let through = door.way_through(at, going, self.radius);
+        let after = through + going;
         if *stage < 2 {
-            // Near the door; pushed away, back to its near side.
-            let in_front = past > -1.0 && aside < door.half_width;
-            *stage = u8::from(at.distance(before) < 1.0 || in_front);
+            *stage = u8::from(door.lets_through(at, after, going, self.radius));
         }
-        if *stage == 1 && past > self.radius {
+        if *stage == 1 && door.past(self.start, at) > self.radius {
             *stage = 2;
         }
         match stage {
-            0 => before,
+            0 => through,
             1 => after,
             _ => self.goal,
         }
