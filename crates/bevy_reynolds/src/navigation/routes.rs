@@ -208,7 +208,8 @@ pub(super) fn frame_begins(areas: Res<NavigationAreas>) {
     areas.frames.begin();
 }
 
-/// In `Last`: the frame has ended, and work off the step goes on.
+/// After `Last` (in a schedule of its own): the frame has ended, and work
+/// off the step goes on.
 pub(super) fn frame_ends(areas: Res<NavigationAreas>) {
     areas.frames.end();
 }

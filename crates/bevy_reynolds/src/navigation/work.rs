@@ -18,7 +18,7 @@ use bevy::platform::time::Instant;
 const IDLE_WORTH_WAITING_FOR: Duration = Duration::from_millis(1);
 
 /// Whether the app is running a frame, and how many it has ended: set as
-/// a frame begins (`First`), cleared as it ends (`Last`).
+/// a frame begins (`First`), cleared as it ends (after `Last`).
 #[derive(Default, Clone)]
 pub(super) struct Frames(Arc<Shared>);
 
@@ -53,6 +53,12 @@ impl Frames {
         state.worth_waiting = state
             .ended_at
             .is_some_and(|at| at.elapsed() >= IDLE_WORTH_WAITING_FOR);
+    }
+
+    /// Whether a frame is running (begun, not yet ended).
+    #[cfg(test)]
+    pub(super) fn running(&self) -> bool {
+        self.state().running
     }
 
     pub(super) fn end(&self) {
