@@ -177,9 +177,10 @@ pub struct MovingObstacle;
 
 /// How navigation spends its time. Walkable areas and routes are made off
 /// the step, each on a thread of its own (on the web, which has none, at
-/// once), and taken a set time after they were asked for, whatever the
-/// machine's speed, so that a run goes the same way on any machine; a
-/// step waits for one that is late.
+/// once; on Linux and Android in the idle class, so that they run only on
+/// cores the app leaves free), and taken a set time after they were asked
+/// for, whatever the machine's speed, so that a run goes the same way on
+/// any machine; a step waits for one that is late.
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Resource, Debug, PartialEq)]
 pub struct NavigationSettings {

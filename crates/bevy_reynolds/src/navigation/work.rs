@@ -132,7 +132,10 @@ impl<T: Send + 'static> Work<T> {
             thread: Some(
                 std::thread::Builder::new()
                     .name("bevy_reynolds navigation".into())
-                    .spawn(move || work(&gate))
+                    .spawn(move || {
+                        idle_class();
+                        work(&gate)
+                    })
                     .expect("the system makes a thread"),
             ),
             #[cfg(target_arch = "wasm32")]
@@ -171,6 +174,29 @@ impl<T> Drop for Work<T> {
     /// Work dropped untaken waits for no step: its thread ends.
     fn drop(&mut self) {
         self.want();
+    }
+}
+
+/// Puts the calling thread in the system's idle class, where it has one
+/// (Linux's and Android's `SCHED_IDLE`): it runs only on a core nothing
+/// else wants. At the normal priority, a thread woken as a frame ended
+/// took the core of the thread that woke it for the system's whole slice,
+/// and the app's next frame waited (BENCHMARKS.md, "Routes in the idle
+/// class"). Elsewhere it keeps its priority.
+#[cfg(not(target_arch = "wasm32"))]
+fn idle_class() {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use thread_priority::{
+            NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
+            set_thread_priority_and_policy, thread_native_id,
+        };
+        // Not allowed (a sandbox): the normal class, as elsewhere.
+        let _ = set_thread_priority_and_policy(
+            thread_native_id(),
+            ThreadPriority::Min,
+            ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle),
+        );
     }
 }
 
@@ -238,5 +264,22 @@ mod tests {
         // thread of the test's, so that a wait for good fails, not hangs).
         std::thread::spawn(move || work.finish());
         assert!(said.recv_timeout(Duration::from_secs(5)).is_ok());
+    }
+
+    /// Work off the step never takes a core the app wants: its thread is
+    /// in the idle class.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn work_runs_in_the_idle_class() {
+        use thread_priority::{
+            NormalThreadSchedulePolicy, ThreadSchedulePolicy, thread_schedule_policy,
+        };
+        let work = Work::start(1, &Frames::default(), |_| thread_schedule_policy().ok());
+        assert_eq!(
+            work.finish(),
+            Some(ThreadSchedulePolicy::Normal(
+                NormalThreadSchedulePolicy::Idle
+            ))
+        );
     }
 }
