@@ -269,8 +269,8 @@ fn look_ahead_again(removed: On<Remove, Navigate>, mut commands: Commands) {
 /// The schedule that marks a frame's end: its own, run after `Last` on
 /// this thread, so that routes waiting between frames start only once the
 /// frame's last system has run (marked in `Last`, their thread took a core
-/// from the rest of `Last`: the frame after sending 1,000 agents took 1.3
-/// ms more). `Last` in an app without Bevy's main schedule order.
+/// from the rest of `Last`: BENCHMARKS.md, "The frame's end marked after
+/// `Last`"). `Last` in an app without Bevy's main schedule order.
 fn frame_ended(app: &mut App) -> InternedScheduleLabel {
     use bevy::app::MainScheduleOrder;
     use bevy::ecs::schedule::SingleThreadedExecutor;
@@ -299,7 +299,7 @@ mod tests {
     /// system has run: a system at the end of `Last` still sees the frame
     /// running, and after the update it has ended. (Marked in `Last`, the
     /// threads finding routes woke while the rest of `Last` ran and took a
-    /// core from it: the frame after sending 1,000 agents took 1.3 ms more.)
+    /// core from it.)
     #[test]
     fn a_frame_ends_after_its_last_system() {
         #[derive(Resource, Default)]
