@@ -492,3 +492,30 @@ fn agents_sent_again_on_their_way_turn_and_arrive() {
         }
     }
 }
+
+/// An agent shoved into a rock from outside the plugin (a game setting its
+/// place) is put back on the ground beside the rock in the next step, though
+/// it was walking on the ground a step before, in a polygon it remembers.
+#[test]
+fn an_agent_put_inside_a_rock_is_put_back_beside_it() {
+    let center = Vec2::new(300.0, 0.0);
+    let rock = NamedLevel {
+        level: steering_lab::Level {
+            circles: vec![(center, 50.0)],
+            ..default()
+        },
+        start: Vec2::ZERO,
+        goal: Vec2::new(600.0, 0.0),
+    };
+    let (mut app, agent) = app_with(&rock, 60.0);
+    // The ground made and the route taken: walking.
+    run_steps(&mut app, 60, |_| {});
+    assert_eq!(
+        *app.world().get::<NavigationStatus>(agent).unwrap(),
+        NavigationStatus::Following
+    );
+    app.world_mut().get_mut::<Position>(agent).unwrap().0 = center + Vec2::new(0.0, 20.0);
+    run_steps(&mut app, 1, |_| {});
+    let p = app.world().get::<Position>(agent).unwrap().0;
+    assert!(p.distance(center) >= 50.0 + BODY - 0.5, "{p}");
+}

@@ -238,6 +238,7 @@ impl Plugin for SteeringNavigationPlugin {
             // The route keeps it clear of still obstacles, and the level's
             // look-ahead leaves them to it; again when it stops navigating.
             .register_required_components::<Navigate, RouteKeepsClear>()
+            .register_required_components::<Navigate, routes::OnGround>()
             .add_observer(look_ahead_again)
             .add_systems(First, routes::frame_begins)
             .add_systems(frame_end, routes::frame_ends)

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use reynolds::math::closest_on_segment;
 use reynolds::model::sanitize_mass;
-use reynolds::navigate::{Route, RouteEnd, RouteFollowing, follow_route};
+use reynolds::navigate::{GroundHint, Route, RouteEnd, RouteFollowing, follow_route};
 
 use super::areas::NavigationAreas;
 use super::work::{Work, steps_in};
@@ -334,6 +334,12 @@ pub(super) fn follow_routes(
     }
 }
 
+/// Where on its walkable area a navigating agent was last found, to look
+/// there first: most steps it has not left that polygon, and finding one
+/// in the area's tree was half of a walking step (BENCHMARKS.md).
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub(super) struct OnGround(GroundHint);
+
 /// Part of [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate),
 /// after the step: a navigating agent whose body went into an obstacle
 /// (swinging wide round a corner, pushed by a crowd) is put back at the
@@ -356,6 +362,7 @@ pub(super) fn keep_on_ground(
         (
             &mut Position,
             &mut Velocity,
+            &mut OnGround,
             &SteeringParams,
             Option<&Containment>,
             Has<AvoidAgents>,
@@ -364,13 +371,15 @@ pub(super) fn keep_on_ground(
         (With<Navigate>, With<SteeringAgent>),
     >,
 ) {
-    for (mut pos, mut vel, params, containment, avoids, ignores_obstacles) in &mut agents {
+    for (mut pos, mut vel, mut on_ground, params, containment, avoids, ignores_obstacles) in
+        &mut agents
+    {
         let radius = params.radius.max(0.0);
         let within = containment.map(|c| c.points.as_slice());
         let Some(area) = areas.area(radius, within, &[pos.0]) else {
             continue;
         };
-        if area.is_free(pos.0) {
+        if area.is_free_from(pos.0, &mut on_ground.bypass_change_detection().0) {
             continue;
         }
         let Some(free) = area.nearest_free(pos.0) else {

@@ -655,3 +655,74 @@ fn numbers_too_far_off_are_left_out() {
     let area = WalkableArea::new(&solids, Ground::Within(&within), 1e30);
     assert!(area.bounds().1.x <= 20.0, "{:?}", area.bounds());
 }
+
+#[test]
+fn a_hint_gives_the_answer_the_search_gives_and_mostly_spares_it() {
+    let (mut checks, mut spared) = (0, 0);
+    for seed in 1..=4 {
+        let mut r = stream(seed);
+        let mut solids = Vec::new();
+        for _ in 0..8 {
+            let c = Vec2::new(r() * 20.0, r() * 20.0);
+            solids.push(match (r() * 3.0) as u32 {
+                0 => Solid::Circle {
+                    center: c,
+                    radius: 0.3 + r() * 1.5,
+                },
+                1 => Solid::Wall {
+                    a: c,
+                    b: c + Vec2::new(r() * 8.0 - 4.0, r() * 8.0 - 4.0),
+                },
+                _ => Solid::Polygon(vec![
+                    c,
+                    c + Vec2::new(2.0 + r(), 0.0),
+                    c + Vec2::new(1.0, 1.0 + 2.0 * r()),
+                ]),
+            });
+        }
+        let reach = [Vec2::splat(-2.0), Vec2::splat(22.0)];
+        let area = WalkableArea::new(&solids, Ground::Open { around: &reach }, BODY);
+        // Walks in small steps, across solids and along their edges (each
+        // place also pulled onto the ground, a hair inside it, as a body
+        // kept on the ground is, and a hair either side of that).
+        for _ in 0..20 {
+            let mut hint = GroundHint::default();
+            let mut p = Vec2::new(r() * 24.0 - 2.0, r() * 24.0 - 2.0);
+            let step = Vec2::from_angle(r() * std::f32::consts::TAU) * 0.05;
+            for _ in 0..200 {
+                p += step;
+                let on_edge = area.nearest_free(p).unwrap_or(p);
+                for q in [p, on_edge, on_edge + 1e-5, on_edge - 1e-5] {
+                    let held = hint.area == area.id && hint.holds(q);
+                    let free = area.is_free(q);
+                    assert_eq!(area.is_free_from(q, &mut hint), free, "seed {seed}: {q}");
+                    if free {
+                        checks += 1;
+                        spared += usize::from(held);
+                    }
+                }
+            }
+        }
+    }
+    // Steps of 5 cm among polygons metres across: most stay in theirs.
+    assert!(spared * 10 >= checks * 8, "{spared} of {checks} spared");
+}
+
+#[test]
+fn a_hint_noted_on_another_area_is_not_taken_for_this_ones() {
+    let reach = [Vec2::splat(-10.0), Vec2::splat(10.0)];
+    let open = WalkableArea::new(&[], Ground::Open { around: &reach }, BODY);
+    let rock = Solid::Circle {
+        center: Vec2::ZERO,
+        radius: 2.0,
+    };
+    let rocky = WalkableArea::new(&[rock], Ground::Open { around: &reach }, BODY);
+    let mut hint = GroundHint::default();
+    assert!(open.is_free_from(Vec2::ZERO, &mut hint));
+    assert_ne!(
+        hint,
+        GroundHint::default(),
+        "the open ground's polygon noted"
+    );
+    assert!(!rocky.is_free_from(Vec2::ZERO, &mut hint));
+}
