@@ -221,14 +221,13 @@ fn stream(mut seed: u64) -> impl FnMut() -> f32 {
     }
 }
 
-#[test]
-fn among_random_rocks_walls_and_boxes_as_the_visibility_graph_goes() {
-    for seed in 1..=4 {
-        let mut r = stream(seed);
-        let mut solids = Vec::new();
-        for _ in 0..6 {
+/// `count` rocks, walls and triangular boxes at random in a square 20
+/// across.
+fn random_solids(r: &mut impl FnMut() -> f32, count: usize) -> Vec<Solid> {
+    (0..count)
+        .map(|_| {
             let c = Vec2::new(r() * 20.0, r() * 20.0);
-            solids.push(match (r() * 3.0) as u32 {
+            match (r() * 3.0) as u32 {
                 0 => Solid::Circle {
                     center: c,
                     radius: 0.3 + r() * 1.5,
@@ -242,8 +241,16 @@ fn among_random_rocks_walls_and_boxes_as_the_visibility_graph_goes() {
                     c + Vec2::new(2.0 + r(), 0.0),
                     c + Vec2::new(1.0, 1.0 + 2.0 * r()),
                 ]),
-            });
-        }
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn among_random_rocks_walls_and_boxes_as_the_visibility_graph_goes() {
+    for seed in 1..=4 {
+        let mut r = stream(seed);
+        let solids = random_solids(&mut r, 6);
         let reach = [Vec2::splat(-2.0), Vec2::splat(22.0)];
         let area = WalkableArea::new(&solids, Ground::Open { around: &reach }, BODY);
         let rings = rings_of(&solids);
@@ -661,25 +668,7 @@ fn a_hint_gives_the_answer_the_search_gives_and_mostly_spares_it() {
     let (mut checks, mut spared) = (0, 0);
     for seed in 1..=4 {
         let mut r = stream(seed);
-        let mut solids = Vec::new();
-        for _ in 0..8 {
-            let c = Vec2::new(r() * 20.0, r() * 20.0);
-            solids.push(match (r() * 3.0) as u32 {
-                0 => Solid::Circle {
-                    center: c,
-                    radius: 0.3 + r() * 1.5,
-                },
-                1 => Solid::Wall {
-                    a: c,
-                    b: c + Vec2::new(r() * 8.0 - 4.0, r() * 8.0 - 4.0),
-                },
-                _ => Solid::Polygon(vec![
-                    c,
-                    c + Vec2::new(2.0 + r(), 0.0),
-                    c + Vec2::new(1.0, 1.0 + 2.0 * r()),
-                ]),
-            });
-        }
+        let solids = random_solids(&mut r, 8);
         let reach = [Vec2::splat(-2.0), Vec2::splat(22.0)];
         let area = WalkableArea::new(&solids, Ground::Open { around: &reach }, BODY);
         // Walks in small steps, across solids and along their edges (each
