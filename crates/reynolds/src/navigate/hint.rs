@@ -119,8 +119,7 @@ impl GroundHint {
             // it within the side's box (1e-6 wider) is inside.
             let side = (b - a).perp_dot(p - a);
             if side.abs() < 1e-4 {
-                let (lo, hi) = (a.min(b) - 1e-6, a.max(b) + 1e-6);
-                if p.cmpge(lo).all() && p.cmple(hi).all() {
+                if within(p, (a.min(b) - 1e-6, a.max(b) + 1e-6)) {
                     return true;
                 }
             } else if side <= 0.0 || side.is_nan() {
