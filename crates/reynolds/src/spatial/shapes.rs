@@ -124,7 +124,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
     }
 
     /// Forgets every shape (until the next [`rebuild`](Self::rebuild),
-    /// probes still see the grid as it was made).
+    /// probes still see the shapes the grid was made of).
     pub fn clear(&mut self) {
         self.shapes.clear();
     }
@@ -205,7 +205,9 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
         let reach = ((widest / (0.5 * cell)).ceil() * 0.5 * cell).min(4.0 * cell);
         let reach = if reach.is_finite() { reach } else { 0.0 };
         let built = &mut self.built;
-        let same_shapes = !pushed || built.shapes == self.shapes;
+        // Not pushed again, and as many: trusted to be the same.
+        let trusted = !pushed && built.shapes.len() == self.shapes.len();
+        let same_shapes = trusted || built.shapes == self.shapes;
         if same_shapes && built.cell == cell && built.reach == reach {
             return;
         }
@@ -215,7 +217,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
         (built.cell, built.reach) = (cell, reach);
         self.make_grid(cell);
         let mut lists = std::mem::take(&mut self.lists);
-        let shapes = self.shapes.iter().enumerate().filter_map(|(i, s)| {
+        let shapes = self.built.shapes.iter().enumerate().filter_map(|(i, s)| {
             // Shapes in the grid (the big ones are tested by every probe).
             let bounds = s.shape.bounds();
             self.cell_range(bounds.0, bounds.1)
@@ -233,10 +235,13 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
             rows: 0,
         };
         // The shapes' bounds, in cells; bigger cells if that is too many.
-        let max_cells = MIN_GRID_CELLS.max(GRID_CELLS_PER_SHAPE * self.shapes.len() as i64);
+        // Made of the shapes as they were copied at this rebuild, which the
+        // probes read until the next: pushes in between do not move them.
+        let shapes = &self.built.shapes;
+        let max_cells = MIN_GRID_CELLS.max(GRID_CELLS_PER_SHAPE * shapes.len() as i64);
         let (lo, hi) = loop {
             let (mut lo, mut hi) = (IVec2::MAX, IVec2::MIN);
-            for s in &self.shapes {
+            for s in shapes {
                 let (min, max) = s.shape.bounds();
                 if let Some((a, b)) = self.cell_range(min, max) {
                     (lo, hi) = (lo.min(a), hi.max(b));
@@ -252,7 +257,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
             self.cells.size *= 2.0;
         };
         self.rough.clear();
-        self.rough.extend(self.shapes.iter().map(|s| {
+        self.rough.extend(shapes.iter().map(|s| {
             let (center, radius) = match s.shape {
                 Shape::Circle { center, radius } => (center, radius),
                 Shape::Wall { a, b } => ((a + b) * 0.5, 0.5 * a.distance(b)),
@@ -264,7 +269,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
             // No shape fits in cells: every one is big.
             self.first = IVec2::ZERO;
             self.buckets.sort(0, std::iter::empty());
-            self.big.extend(0..self.shapes.len() as u32);
+            self.big.extend(0..shapes.len() as u32);
             return;
         }
         self.first = lo;
@@ -272,9 +277,10 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
         (self.cells.cols, self.cells.rows) = (size.x as usize, size.y as usize);
         // Each shape in every cell of its bounds, in the order of the
         // shapes: a cell's shapes come lowest-numbered first.
-        let ranges: Vec<_> = (0..self.shapes.len())
-            .map(|i| {
-                let (min, max) = self.shapes[i].shape.bounds();
+        let ranges: Vec<_> = shapes
+            .iter()
+            .map(|s| {
+                let (min, max) = s.shape.bounds();
                 self.cell_range(min, max)
                     .map(|(a, b)| (a - self.first, b - self.first))
             })
@@ -301,7 +307,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
     pub fn first_hit(&self, probe: &Probe) -> Option<ShapeHit<I>> {
         let mut best: Option<Touch> = None;
         let exact = |i: u32, best: &mut Option<Touch>| {
-            let shape = self.shapes[i as usize].shape;
+            let shape = self.built.shapes[i as usize].shape;
             if let Some(at) = probe.hit(&shape) {
                 let touch = Touch {
                     number: i,
@@ -355,7 +361,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
                     self.big.iter().copied().for_each(&mut test);
                 }
                 // A probe too long for the grid tests everything.
-                None => (0..self.shapes.len() as u32).for_each(&mut test),
+                None => (0..self.built.shapes.len() as u32).for_each(&mut test),
             }
         }
         best.map(|touch| self.hit(touch))
@@ -363,7 +369,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
 
     /// What a touch of shape number `touch.number` is a hit of.
     fn hit(&self, touch: Touch) -> ShapeHit<I> {
-        let IndexedShape { id, part, .. } = self.shapes[touch.number as usize];
+        let IndexedShape { id, part, .. } = self.built.shapes[touch.number as usize];
         ShapeHit {
             id,
             part,
@@ -378,13 +384,13 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
         let slack = Vec2::splat(distance.max(0.0));
         // The shape, and its bounds, if they come that near.
         let near = |i: u32| {
-            let shape = &self.shapes[i as usize];
+            let shape = &self.built.shapes[i as usize];
             let (min, max) = shape.shape.bounds();
             (p.cmpge(min - slack).all() && p.cmple(max + slack).all()).then_some((shape, min, max))
         };
         let Some((lo, hi)) = self.cell_range(p - slack, p + slack) else {
             // A box too big for the grid: every shape.
-            for i in 0..self.shapes.len() as u32 {
+            for i in 0..self.built.shapes.len() as u32 {
                 if let Some((shape, ..)) = near(i) {
                     visit(shape);
                 }
@@ -422,7 +428,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
         if !near.start(from, probe.length, probe.radius) {
             return;
         }
-        let offer = |near: &mut Nearby, i: u32| near.offer(i, &self.shapes[i as usize].shape);
+        let offer = |near: &mut Nearby, i: u32| near.offer(i, &self.built.shapes[i as usize].shape);
         // The cell's list, if there is one that reaches as far: every
         // shape whose bounding circle is within reach (and rounding) of
         // `from`, once.
@@ -614,6 +620,56 @@ mod tests {
                 "rock at {at}, {probe:?}"
             );
         }
+    }
+
+    /// Between `clear` (and fewer pushes) and `rebuild`, probes still see
+    /// the shapes the grid was made of, as `clear` says, rather than
+    /// indexing the new, shorter list by the old grid's numbers.
+    #[test]
+    fn probes_before_the_rebuild_see_the_shapes_it_was_made_of() {
+        let mut index = ShapeIndex::<u32>::default();
+        let rock = |x: f32| Shape::Circle {
+            center: Vec2::new(x, 0.0),
+            radius: 10.0,
+        };
+        for (i, x) in [50.0, 120.0, 190.0].into_iter().enumerate() {
+            index.push(i as u32, 0, rock(x));
+        }
+        index.note_reach(105.0);
+        index.rebuild(64.0, true);
+        index.clear();
+        index.push(7, 0, rock(400.0));
+        let probe = Probe {
+            from: Vec2::new(150.0, 0.0),
+            dir: Vec2::X,
+            length: 100.0,
+            radius: 5.0,
+        };
+        // The grid's lists (a probe within their reach) and its cells (one
+        // longer than that).
+        for length in [100.0, 300.0] {
+            let hit = index.first_hit(&Probe { length, ..probe });
+            assert_eq!(hit.map(|h| (h.id, h.at)), Some((2, 25.0)), "{length}");
+        }
+        let mut near = Vec::new();
+        index.for_each_near(Vec2::new(150.0, 0.0), 50.0, |s| near.push(s.id));
+        near.sort();
+        assert_eq!(near, [1, 2]);
+        let mut gathered = Nearby::default();
+        index.gather_near(&probe, &mut gathered);
+        let hit = index.first_hit_near(&gathered, &probe);
+        assert_eq!(hit.map(|h| (h.id, h.at)), Some((2, 25.0)));
+        // After the rebuild, the new shapes.
+        index.rebuild(64.0, true);
+        assert_eq!(index.first_hit(&probe), None);
+        let far = Probe {
+            length: 300.0,
+            ..probe
+        };
+        assert_eq!(
+            index.first_hit(&far).map(|h| (h.id, h.at)),
+            Some((7, 235.0))
+        );
     }
 
     /// Shapes near a point come once each, however many of the cells
