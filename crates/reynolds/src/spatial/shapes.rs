@@ -190,8 +190,8 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
     /// Makes the grid of the shapes, in cells of about `cell`, and the
     /// lists for probes as wide as the widest noted since the last time:
     /// unless nothing changed. `pushed`: whether the shapes were pushed
-    /// again since (if not, they are the ones it was made of, and are not
-    /// compared).
+    /// again since (if not, and there are as many, they are taken to be
+    /// the ones it was made of, and are not compared).
     pub fn rebuild(&mut self, cell: f32, pushed: bool) {
         let widest = f32::from_bits(self.widest.swap(0, Ordering::Relaxed));
         let cell = if cell.is_finite() && cell > 0.0 {
