@@ -670,6 +670,15 @@ mod tests {
             index.first_hit(&far).map(|h| (h.id, h.at)),
             Some((7, 235.0))
         );
+        // A rebuild told nothing was pushed, when the shapes are not as
+        // many as it was made of, still takes them.
+        let mut fresh = ShapeIndex::<u32>::default();
+        fresh.push(3, 0, rock(190.0));
+        fresh.rebuild(64.0, false);
+        assert_eq!(
+            fresh.first_hit(&probe).map(|h| (h.id, h.at)),
+            Some((3, 25.0))
+        );
     }
 
     /// Shapes near a point come once each, however many of the cells
