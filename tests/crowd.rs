@@ -145,6 +145,48 @@ fn who_has_right_of_way_walks_straight_on() {
     );
 }
 
+/// People standing at their goals closer together than making way reaches
+/// (1.2 m apart, bodies 1 m across, making way within 1.3 m) stay put:
+/// only a neighbor that moves is made way for, not one standing too. (When
+/// each made way for the other, the block kept turning in place, one
+/// 0.36 m off its goal within 20 s.)
+#[test]
+fn people_standing_close_at_their_goals_stay_there() {
+    use bevy::prelude::*;
+    use bevy_reynolds::Position;
+    use bevy_reynolds::prelude::*;
+    use steering_lab::{headless_app, run_steps};
+
+    let settings = SteeringSettings {
+        agent: crowd::person(0.5, 1.3),
+        ..default()
+    };
+    let mut app = headless_app(60.0, 1, settings);
+    let mut standing = Vec::new();
+    for i in 0..4 {
+        for j in 0..4 {
+            let goal = Vec2::new(1.4 * i as f32, 1.2 * j as f32);
+            let id = app
+                .world_mut()
+                .spawn((
+                    Behavior::Arrive(Target::Point(goal)),
+                    Position(goal),
+                    AvoidAgents::default(),
+                ))
+                .id();
+            standing.push((id, goal));
+        }
+    }
+    let mut farthest = 0.0f32;
+    run_steps(&mut app, 60 * 20, |world| {
+        for &(id, goal) in &standing {
+            let at = world.get::<Position>(id).expect("an agent").0;
+            farthest = farthest.max(at.distance(goal));
+        }
+    });
+    assert!(farthest < 0.05, "one strayed {farthest} m from its goal");
+}
+
 mod hostile {
     use bevy::prelude::*;
     use bevy_reynolds::prelude::*;

@@ -89,13 +89,17 @@ pub(super) fn avoid_agents(
                 // pace it slows to, not held off by the wish to pass it
                 // (which stopped agents short of rows of arrived ones, out
                 // of reach of their making way: 9 of 200 in the office).
-                let walk_up = near || avoiding.resting(grid.entity(other));
+                let other_rests = avoiding.resting(grid.entity(other));
+                let walk_up = near || other_rests;
                 let mine = if walk_up { velocity } else { foreseen };
-                // Between equals each pushes as the power law says; alone,
-                // twice as hard.
-                if resting {
+                // Standing, it makes way for those who move, not for one
+                // standing too: two standing close each made way for the
+                // other, and a packed block of arrived people kept turning.
+                if resting && !other_rests {
                     push += make_way(-offset, radius_sum);
                 }
+                // Between equals each pushes as the power law says; alone,
+                // twice as hard.
                 push += 2.0
                     * share
                     * avoid_neighbor(&rules, -offset, mine - other_velocity, radius_sum, || {

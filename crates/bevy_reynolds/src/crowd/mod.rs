@@ -29,10 +29,11 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// a physics engine's contacts.
 ///
 /// An agent whose steering asks it to stand still (arrived, waiting) makes
-/// way, stepping aside and to its right, for a neighbor that presses on
-/// it; and its neighbors walk up to it rather than holding off, so that
-/// they come near enough to be made way for (rows of arrived agents let
-/// the later ones through to their places behind).
+/// way, stepping aside and to its right, for a moving neighbor that
+/// presses on it (not for one standing too); and its neighbors walk up to
+/// it rather than holding off, so that they come near enough to be made
+/// way for (rows of arrived agents let the later ones through to their
+/// places behind).
 ///
 /// The push is a force, added to the agent's other steering (arrive, paths,
 /// flocking, a game's own) and capped once with it, so the chapter's
