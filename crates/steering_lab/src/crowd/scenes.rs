@@ -206,6 +206,35 @@ pub struct CrowdScene {
 }
 
 impl CrowdScene {
+    /// The same scene with everyone's start moved by up to `by` metres
+    /// along each axis, at random from `seed`: whether a result belongs
+    /// to the scene or to the exact places it starts from. No move at 0.
+    ///
+    /// ```
+    /// # use steering_lab::crowd::scene;
+    /// let hallway = scene("hallway", 1).unwrap();
+    /// let moved = hallway.clone().jittered(0.1, 7);
+    /// let shifts = hallway.walkers.iter().zip(&moved.walkers).map(|(a, b)| b.start - a.start);
+    /// assert!(shifts.clone().all(|d| d.abs().max_element() <= 0.1));
+    /// assert!(shifts.clone().all(|d| d != bevy::math::Vec2::ZERO));
+    /// // The same seed, the same places; the goals stay.
+    /// assert_eq!(moved, hallway.clone().jittered(0.1, 7));
+    /// assert_ne!(moved, hallway.clone().jittered(0.1, 8));
+    /// assert!(hallway.walkers.iter().zip(&moved.walkers).all(|(a, b)| a.goal == b.goal));
+    /// assert_eq!(hallway.clone().jittered(0.0, 7), hallway);
+    /// ```
+    pub fn jittered(mut self, by: f32, seed: u64) -> Self {
+        if !(by.is_finite() && by > 0.0) {
+            return self;
+        }
+        // Apart from the stream the random scenes draw from the same seed.
+        let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed ^ 0x6a17_7e45);
+        for walker in &mut self.walkers {
+            walker.start += Vec2::new(rng.random_range(-by..=by), rng.random_range(-by..=by));
+        }
+        self
+    }
+
     /// How long it runs: its time limit if it has one, else four times the
     /// longest straight line, and at least 30 s.
     pub fn seconds(&self) -> f32 {
