@@ -98,7 +98,9 @@ impl FormationShape {
 /// two members' straight ways to their places cross, or would together be
 /// shorter by more than `margin` swapped, they swap. Two ways that cross
 /// are always shorter swapped (the triangle inequality), so this ends, and
-/// then no two cross. Returns whether anything changed.
+/// then no two cross; two may still touch where swapping gains nothing (a
+/// member standing on another's way, or two ways end to end along one
+/// line). Returns whether anything changed.
 ///
 /// A `margin` above 0 keeps places that are nearly as good, so a group
 /// walking in step does not trade places back and forth.

@@ -615,7 +615,9 @@ fn formation_shape() -> impl Strategy<Value = reynolds::formation::FormationShap
 proptest! {
     /// Untangled, no two members' straight ways to their places cross,
     /// whatever the places, wherever the members start, and however much
-    /// shorter a swap must make them.
+    /// shorter a swap must make them: where two ways still touch, they
+    /// only touch (one member standing on the other's way, or two ways end
+    /// to end along one line), and swapping would make them no shorter.
     #[test]
     fn untangled_ways_never_cross(
         points in proptest::collection::vec((vec(-500.0f32..500.0), vec(-500.0f32..500.0)), 2..24),
@@ -632,7 +634,15 @@ proptest! {
             for b in a + 1..members.len() {
                 let (a0, a1) = (members[a], places[assigned[a]]);
                 let (b0, b1) = (members[b], places[assigned[b]]);
-                prop_assert!(!ways_cross(a0, a1, b0, b1), "{a0}->{a1} crosses {b0}->{b1}");
+                if ways_cross(a0, a1, b0, b1) {
+                    let now = a0.distance(a1) + b0.distance(b1);
+                    let swapped = a0.distance(b1) + b0.distance(a1);
+                    prop_assert!(
+                        now - swapped <= now * 1e-5,
+                        "{a0}->{a1} crosses {b0}->{b1}, {} shorter swapped",
+                        now - swapped
+                    );
+                }
             }
         }
     }
