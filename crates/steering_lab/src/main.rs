@@ -1,12 +1,18 @@
 //! `steering-lab`: run a steering scenario through the real plugin, check
 //! the chapter's numbers, or draw its figures.
 
+mod cli_parsers;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bevy::math::Vec2;
 use bevy_reynolds::Combine;
 use clap::{Args, Parser, Subcommand};
+use cli_parsers::{
+    Points, parse_behavior, parse_combine, parse_four, parse_level, parse_obstacle, parse_pair,
+    parse_points,
+};
 use serde_json::json;
 use steering_lab::bench::BENCH_HZ;
 use steering_lab::{
@@ -191,83 +197,6 @@ enum Command {
     },
 }
 
-/// A pair of numbers written `X,Y`.
-fn parse_pair(text: &str) -> Result<Vec2, String> {
-    let (x, y) = text
-        .split_once(',')
-        .ok_or_else(|| format!("expected two numbers as X,Y, not '{text}'"))?;
-    let number = |s: &str| {
-        s.trim()
-            .parse::<f32>()
-            .map_err(|_| format!("'{}' in '{text}' is not a number", s.trim()))
-    };
-    Ok(Vec2::new(number(x)?, number(y)?))
-}
-
-/// Numbers separated by commas.
-fn parse_numbers(text: &str) -> Result<Vec<f32>, String> {
-    text.split(',')
-        .map(|s| {
-            s.trim()
-                .parse::<f32>()
-                .map_err(|_| format!("'{}' in '{text}' is not a number", s.trim()))
-        })
-        .collect()
-}
-
-/// An obstacle written `circle:X,Y,R`.
-fn parse_obstacle(text: &str) -> Result<(Vec2, f32), String> {
-    let numbers = text
-        .strip_prefix("circle:")
-        .ok_or_else(|| format!("expected circle:X,Y,R, not '{text}'"))?;
-    match parse_numbers(numbers)?[..] {
-        [x, y, r] => Ok((Vec2::new(x, y), r)),
-        _ => Err(format!(
-            "a circle needs X,Y,R (three numbers), not '{text}'"
-        )),
-    }
-}
-
-/// Four numbers: a wall's ends, or a rectangle's corners.
-fn parse_four(text: &str) -> Result<(Vec2, Vec2), String> {
-    match parse_numbers(text)?[..] {
-        [x0, y0, x1, y1] => Ok((Vec2::new(x0, y0), Vec2::new(x1, y1))),
-        _ => Err(format!("expected four numbers X0,Y0,X1,Y1, not '{text}'")),
-    }
-}
-
-/// Points written `x,y;x,y;...` (one flag's value, not a list of values).
-#[derive(Clone, Debug)]
-struct Points(Vec<Vec2>);
-
-fn parse_points(text: &str) -> Result<Points, String> {
-    text.split(';')
-        .filter(|p| !p.trim().is_empty())
-        .map(parse_pair)
-        .collect::<Result<_, _>>()
-        .map(Points)
-}
-
-fn parse_combine(text: &str) -> Result<Combine, String> {
-    match text {
-        "weighted" => Ok(Combine::Weighted),
-        "priority" => Ok(Combine::priority()),
-        _ => Err(format!(
-            "unknown combination '{text}'; choose weighted or priority"
-        )),
-    }
-}
-
-fn parse_behavior(text: &str) -> Result<BehaviorKind, String> {
-    BehaviorKind::from_name(text).ok_or_else(|| {
-        let names: Vec<_> = BehaviorKind::ALL.iter().map(|k| k.name()).collect();
-        format!(
-            "unknown behavior '{text}'; choose one of {}",
-            names.join(", ")
-        )
-    })
-}
-
 #[derive(Args)]
 struct ScenarioArgs {
     /// seek, arrive, flee, pursue, evade, wander, graze or path.
@@ -435,17 +364,6 @@ fn report_json(report: &Report) -> serde_json::Value {
         "walked_px": report.walked_px,
         "steps": report.steps,
     })
-}
-
-fn parse_level(name: &str) -> Result<String, String> {
-    if steering_lab::levels::NAMES.contains(&name) {
-        Ok(name.to_string())
-    } else {
-        Err(format!(
-            "no level '{name}'; there are: {}",
-            steering_lab::levels::NAMES.join(", ")
-        ))
-    }
 }
 
 fn trajectory_csv(report: &Report) -> String {
