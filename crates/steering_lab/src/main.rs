@@ -377,12 +377,6 @@ fn trajectory_csv(report: &Report) -> String {
     csv
 }
 
-/// The most `crowd --jitter` moves a start, in metres: the hallway's lanes
-/// are 1.2 m apart and the bottleneck's places 1.25 m, with its first column
-/// 0.25 m off a wall, so that no two of the 1 m bodies start overlapping, nor
-/// any in a wall.
-const MAX_JITTER: f32 = 0.1;
-
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::from(2)
@@ -578,9 +572,10 @@ fn main() -> ExitCode {
             if let Some(bad) = seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
                 return fail(format!("--seconds must be positive, not {bad}"));
             }
-            if !(0.0..=MAX_JITTER).contains(&jitter) {
+            if !(0.0..=crowd::MAX_JITTER).contains(&jitter) {
                 return fail(format!(
-                    "--jitter must be from 0 to {MAX_JITTER} m (no two bodies starting overlapped), not {jitter}"
+                    "--jitter must be from 0 to {} m (no two bodies starting overlapped), not {jitter}",
+                    crowd::MAX_JITTER
                 ));
             }
             let names: Vec<&str> = if scene.iter().any(|s| s == "all") {

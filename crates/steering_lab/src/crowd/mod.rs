@@ -17,7 +17,7 @@ use bevy_reynolds::reynolds::spatial::{GridAgent, NeighborGrid};
 use serde_json::json;
 
 pub use plugin::{PERSON_LOOK_AHEAD, PERSON_MAX_FORCE, PERSON_RESPONSE_TIME, person};
-pub use scenes::{CrowdScene, Door, NAMES, Walker, scene};
+pub use scenes::{CrowdScene, Door, MAX_JITTER, NAMES, Walker, scene};
 
 /// How a scene's people avoid each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -205,10 +205,17 @@ pub struct CrowdScene {
     pub time_limit: Option<f32>,
 }
 
+/// The most [`CrowdScene::jittered`] should move a start, in metres: the
+/// hallway's lanes are 1.2 m apart and the bottleneck's places 1.25 m, with
+/// its first column 0.25 m off a wall, so that no two of the 1 m bodies
+/// start overlapping, nor any in a wall.
+pub const MAX_JITTER: f32 = 0.1;
+
 impl CrowdScene {
     /// The same scene with everyone's start moved by up to `by` metres
     /// along each axis, at random from `seed`: whether a result belongs
-    /// to the scene or to the exact places it starts from. No move at 0.
+    /// to the scene or to the exact places it starts from. No move at 0;
+    /// keep `by` within [`MAX_JITTER`].
     ///
     /// ```
     /// # use steering_lab::crowd::scene;
