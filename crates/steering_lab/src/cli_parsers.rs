@@ -7,15 +7,10 @@ use steering_lab::BehaviorKind;
 
 /// A pair of numbers written `X,Y`.
 pub(crate) fn parse_pair(text: &str) -> Result<Vec2, String> {
-    let (x, y) = text
-        .split_once(',')
-        .ok_or_else(|| format!("expected two numbers as X,Y, not '{text}'"))?;
-    let number = |s: &str| {
-        s.trim()
-            .parse::<f32>()
-            .map_err(|_| format!("'{}' in '{text}' is not a number", s.trim()))
-    };
-    Ok(Vec2::new(number(x)?, number(y)?))
+    match parse_numbers(text)?[..] {
+        [x, y] => Ok(Vec2::new(x, y)),
+        _ => Err(format!("expected two numbers as X,Y, not '{text}'")),
+    }
 }
 
 /// Numbers separated by commas.

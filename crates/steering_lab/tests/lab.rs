@@ -271,6 +271,8 @@ fn the_cli_rejects_bad_input_with_one_line_naming_the_flag() {
         (&["scenario", "--start", "nan,0"][..], "--start"),
         (&["scenario", "--behavior", "dance"][..], "--behavior"),
         (&["scenario", "--target", "3;4"][..], "--target"),
+        (&["scenario", "--target", "3"][..], "--target"),
+        (&["scenario", "--start", "1,2,3"][..], "--start"),
         (&["scenario", "--max-speed", "fast"][..], "--max-speed"),
         (&["scenario", "--mass", "0"][..], "--mass"),
         (&["scenario", "--radius", "-1"][..], "--radius"),
