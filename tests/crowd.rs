@@ -47,16 +47,19 @@ fn circles_swap_sides() {
     }
 }
 
-/// Where a crowd presses hardest (a door both ways, a door one way, a
-/// hallway both ways, a crossroads, a room emptying through one exit):
-/// no two bodies ever overlap by more than a centimetre, and none goes into
-/// a wall, at 60 and 144 steps a second. (Before bodies were kept apart,
-/// the hallway's overlapped by 0.98 m.)
+/// Where a crowd presses hardest (a door both ways, the same with one side
+/// given right of way, a door one way, a hallway both ways, a crossroads, a
+/// room emptying through one exit): no two bodies ever overlap by more than
+/// a centimetre, and none goes into a wall, at 60 and 144 steps a second.
+/// (Before bodies were kept apart, the hallway's overlapped by 0.98 m; while
+/// one with right of way kept none of a gap, the door with right of way
+/// overlapped in 2,244 pair-steps at 144 Hz.)
 #[test]
 fn bodies_never_overlap_where_crowds_press() {
     for hz in [60.0, 144.0] {
         for name in [
             "doorway",
+            "doorway-east-first",
             "door-one-way",
             "hallway",
             "crossroads",

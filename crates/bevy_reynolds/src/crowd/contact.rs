@@ -3,7 +3,6 @@
 
 use bevy::prelude::*;
 use reynolds::crowd::contact::{Closing, Closings};
-use reynolds::crowd::share_of_avoiding;
 use reynolds::level::Shape;
 use reynolds::math::{closest_on_segment, finite_or_zero};
 
@@ -18,8 +17,8 @@ use crate::passes::{COSTLY, for_each};
 /// Part of [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate),
 /// after the step: each avoider's velocity made the nearest to the one it
 /// stepped to that closes no gap by more than its share of it (half toward
-/// an equal, all of it toward one that does not avoid or has more right
-/// of way, and toward an obstacle; nothing to one that gives way to it), and
+/// another avoider, whatever their right of way; all of it toward one that
+/// does not avoid, and toward an obstacle), and
 /// its move made again with it (see [`reynolds::crowd::contact`]). The gaps
 /// are the step's start, as the grid has them, so no agent's limits depend
 /// on whom was moved first.
@@ -29,13 +28,10 @@ pub(super) fn keep_apart(
     time: Res<Time>,
     writeback: Res<Writeback>,
     obstacles: Option<Res<ObstacleIndex>>,
-    mut avoiders: Query<(
-        Entity,
-        &AvoidAgents,
-        &mut Position,
-        &mut Velocity,
-        Has<IgnoreObstacles>,
-    )>,
+    mut avoiders: Query<
+        (Entity, &mut Position, &mut Velocity, Has<IgnoreObstacles>),
+        With<AvoidAgents>,
+    >,
 ) {
     let dt = time.delta_secs();
     if dt <= 0.0 {
@@ -47,7 +43,7 @@ pub(super) fn keep_apart(
     for_each(
         COSTLY,
         &mut avoiders,
-        |(entity, avoid, mut pos, mut vel, ignores_obstacles)| {
+        |(entity, mut pos, mut vel, ignores_obstacles)| {
             let Some(slot) = grid.slot_of(entity) else {
                 return;
             };
@@ -64,8 +60,13 @@ pub(super) fn keep_apart(
                 if other == slot {
                     return;
                 }
-                let theirs = avoiding.right_of_way(grid.entity(other));
-                let share = share_of_avoiding(avoid.right_of_way, theirs);
+                // Between avoiders, half whatever their right of way, which
+                // is the push's to honour: one giving way may be unable to (a
+                // wall or its own crowd behind it), and one that kept none of
+                // the gap walked into it (a two-way door, one side with right
+                // of way: 2,244 pair-steps overlapping at 144 Hz).
+                let avoids = avoiding.right_of_way(grid.entity(other)).is_some();
+                let share = if avoids { 0.5 } else { 1.0 };
                 // Sharing, each keeps its half whatever the other does;
                 // alone, it must mind where the other is going.
                 let moving = if share < 1.0 {

@@ -83,7 +83,9 @@ pub struct AvoidAgents {
     pub priority: Priority,
     /// Who gives way: of two avoiders that meet, the one with less right of
     /// way avoids the other alone (as Unity's `avoidancePriority`, the other
-    /// way round); equals share it. 0 by default.
+    /// way round); equals share it. 0 by default. Only the push heeds it:
+    /// after the step each keeps half of the gap between their bodies, so
+    /// one that cannot give way (a wall behind it) is not walked into.
     pub right_of_way: u8,
 }
 

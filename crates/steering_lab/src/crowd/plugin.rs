@@ -72,7 +72,10 @@ pub fn stepper(
                     agent.insert(SteeringAgent);
                 }
                 _ => {
-                    agent.insert(AvoidAgents::default());
+                    agent.insert(AvoidAgents {
+                        right_of_way: walker.right_of_way,
+                        ..default()
+                    });
                 }
             }
             agent.id()

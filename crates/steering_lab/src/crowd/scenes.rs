@@ -27,6 +27,9 @@ pub struct Walker {
     /// route them: the crowd's methods avoid, they do not find ways round
     /// walls.
     pub via: Option<Door>,
+    /// Who gives way to whom (`AvoidAgents::right_of_way`; ORCA has no
+    /// such thing and treats all alike). 0, as everyone, by default.
+    pub right_of_way: u8,
 }
 
 /// A door in a wall: its middle, which way is across it, how wide, and
@@ -137,6 +140,7 @@ impl Walker {
             radius: RADIUS,
             speed: SPEED,
             via: None,
+            right_of_way: 0,
         }
     }
 
@@ -144,6 +148,14 @@ impl Walker {
     pub fn via(self, via: Door) -> Self {
         Self {
             via: Some(via),
+            ..self
+        }
+    }
+
+    /// The same person, with `right_of_way`.
+    pub fn with_right_of_way(self, right_of_way: u8) -> Self {
+        Self {
+            right_of_way,
             ..self
         }
     }
@@ -258,7 +270,7 @@ impl CrowdScene {
 }
 
 /// The names of every scene, in order.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "oncoming",
     "crossing",
     "overtaking",
@@ -267,6 +279,7 @@ pub const NAMES: [&str; 17] = [
     "circle-100",
     "circle-250",
     "doorway",
+    "doorway-east-first",
     "door-one-way",
     "door-solo",
     "door-stander",
@@ -319,6 +332,15 @@ pub fn scene(name: &str, seed: u64) -> Option<CrowdScene> {
         "circle-100" => (circle(100, 25.0), vec![]),
         "circle-250" => (circle(250, 60.0), vec![]),
         "doorway" => doorway(true),
+        // The same, those from the east with right of way, as a game's rule
+        // might have it (who is inside goes out first): one giving way can
+        // be pinned by its own crowd behind it, and bodies must still not
+        // overlap.
+        "doorway-east-first" => {
+            let (walkers, walls) = doorway(true);
+            let east_first = |w: Walker| w.with_right_of_way(u8::from(w.start.x > 0.0));
+            (walkers.into_iter().map(east_first).collect(), walls)
+        }
         "door-one-way" => {
             let (walkers, walls) = doorway(false);
             (walkers.into_iter().step_by(2).collect(), walls)
