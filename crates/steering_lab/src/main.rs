@@ -130,6 +130,22 @@ enum Command {
         #[arg(long)]
         seconds: Option<f32>,
     },
+    /// The most of a crowd scene's people who could arrive within three
+    /// times their straight-line time if its door passed one at a time,
+    /// under the best order, each walking straight at their speed and
+    /// waiting only at the door (`steering_lab::crowd::door_bound`): one
+    /// JSON line for each headway and switch.
+    DoorBound {
+        /// The scenes, by name.
+        #[arg(long, value_delimiter = ',', default_value = "doorway")]
+        scene: Vec<String>,
+        /// Seconds between two going through the same way.
+        #[arg(long, value_delimiter = ',', default_value = "0.77,0.85,0.9,1.0")]
+        headway: Vec<f32>,
+        /// Seconds between two going through opposite ways.
+        #[arg(long, value_delimiter = ',', default_value = "1,1.5,2,3")]
+        switch: Vec<f32>,
+    },
     /// Run group scenes through the plugin (an escort, a bodyguard,
     /// followers, prey hiding, and a formation through a door, round a
     /// turn, turning about, losing and gaining members), and print one
@@ -654,6 +670,44 @@ fn main() -> ExitCode {
             }
             if let Some(Err(error)) = trace.as_mut().map(Write::flush) {
                 return fail(format!("cannot write the trace: {error}"));
+            }
+            ExitCode::SUCCESS
+        }
+        Command::DoorBound {
+            scene,
+            headway,
+            switch,
+        } => {
+            use steering_lab::crowd;
+            let times = [("--headway", &headway), ("--switch", &switch)];
+            for (flag, values) in times {
+                if let Some(bad) = values.iter().find(|t| !(t.is_finite() && **t > 0.0)) {
+                    return fail(format!("{flag} must be a positive time, not {bad}"));
+                }
+            }
+            for name in &scene {
+                let Some(scene) = crowd::scene(name, 1) else {
+                    return fail(format!(
+                        "no crowd scene '{name}'; there are: {}",
+                        crowd::NAMES.join(", ")
+                    ));
+                };
+                for &headway in &headway {
+                    for &switch in &switch {
+                        let Some(best) = crowd::door_bound(&scene, headway, switch) else {
+                            return fail(format!("{name} has no door to go through"));
+                        };
+                        let line = json!({
+                            "scene": name,
+                            "people": scene.walkers.len(),
+                            "headway_s": (f64::from(headway) * 1e3).round() / 1e3,
+                            "switch_s": (f64::from(switch) * 1e3).round() / 1e3,
+                            "best_within_3x": best.in_time,
+                            "order": best.order,
+                        });
+                        println!("{line}");
+                    }
+                }
             }
             ExitCode::SUCCESS
         }

@@ -306,6 +306,8 @@ fn the_cli_rejects_bad_input_with_one_line_naming_the_flag() {
             &["scenario", "--path-radius", "-2", "--path", "0,0;1,0"][..],
             "--path-radius",
         ),
+        (&["door-bound", "--headway", "nan"][..], "--headway"),
+        (&["door-bound", "--switch", "0"][..], "--switch"),
     ] {
         let (code, out, err) = lab(args);
         assert_ne!(code, 0, "{args:?} was accepted");

@@ -5,6 +5,7 @@
 //! is measured the same way: who arrived, how often and how deep bodies
 //! overlapped, and the time and path against the straight line.
 
+mod bound;
 mod orca;
 mod plugin;
 pub mod scenes;
@@ -16,6 +17,7 @@ use bevy_reynolds::reynolds::math::closest_on_segment;
 use bevy_reynolds::reynolds::spatial::{GridAgent, NeighborGrid};
 use serde_json::json;
 
+pub use bound::{BestOrder, door_bound};
 pub use plugin::{PERSON_LOOK_AHEAD, PERSON_MAX_FORCE, PERSON_RESPONSE_TIME, person};
 pub use scenes::{CrowdScene, Door, MAX_JITTER, NAMES, Walker, scene};
 
