@@ -190,6 +190,25 @@ fn people_standing_close_at_their_goals_stay_there() {
     assert!(farthest < 0.05, "one strayed {farthest} m from its goal");
 }
 
+/// The two-way hallway from moved starts (each start moved by up to 0.1 m,
+/// seeds where someone was held short of their goal for good while those
+/// standing made way away from the one pressing and to their own right),
+/// given 400 s at 144 steps a second: all 200 arrive, and no two bodies
+/// overlap. Those pressed by one walking on now step out of its way.
+#[test]
+fn nobody_in_the_hallway_is_held_short_for_good() {
+    for seed in [19, 25] {
+        let scene = crowd::scene("hallway", seed).expect("a scene of the lab");
+        let scene = crowd::CrowdScene {
+            time_limit: Some(400.0),
+            ..scene.jittered(crowd::MAX_JITTER, seed)
+        };
+        let r = crowd::run(&scene, Method::Avoid, 144.0, Some(1));
+        assert_eq!(r.reached, r.agents, "seed {seed}: {r:?}");
+        assert_eq!(r.collisions, 0, "seed {seed}: {r:?}");
+    }
+}
+
 mod hostile {
     use bevy::prelude::*;
     use bevy_reynolds::prelude::*;

@@ -6,11 +6,11 @@ use reynolds::crowd::{
     avoid_neighbor, avoid_shape, foreseen_velocity, make_way, share_of_avoiding,
 };
 use reynolds::flock::tie_break;
-use reynolds::math::finite_or_zero;
+use reynolds::math::{direction, finite_or_zero};
 use reynolds::model::sanitize_response_time;
 
 use super::AvoidAgents;
-use super::prepare::{Avoiding, Resting};
+use super::prepare::{Avoiding, Intent};
 use crate::agent::{SteeringAccumulator, SteeringParams};
 use crate::flocking::NeighborGrid;
 use crate::level::{IgnoreObstacles, ObstacleIndex, RouteKeepsClear};
@@ -45,7 +45,7 @@ pub(super) fn avoid_agents(
         &SteeringParams,
         (Has<IgnoreObstacles>, Has<RouteKeepsClear>),
         &mut SteeringAccumulator,
-        &mut Resting,
+        &mut Intent,
     )>,
 ) {
     let grid = &*grid;
@@ -54,7 +54,7 @@ pub(super) fn avoid_agents(
     for_each(
         COSTLY,
         &mut avoiders,
-        |(entity, avoid, params, (ignores_obstacles, on_a_route), mut steering, mut rests)| {
+        |(entity, avoid, params, (ignores_obstacles, on_a_route), mut steering, mut intent)| {
             let Some(slot) = grid.slot_of(entity) else {
                 return;
             };
@@ -64,10 +64,16 @@ pub(super) fn avoid_agents(
             let wanted = velocity
                 + params.combine.apply(&steering.0) * sanitize_response_time(params.response_time);
             let foreseen = foreseen_velocity(velocity, wanted, params.max_speed);
-            // Meaning to stand still, it makes way for those pressing on it.
-            let resting = finite_or_zero(wanted).length() < REST * params.max_speed;
-            if rests.0 != resting {
-                rests.0 = resting;
+            // Meaning to stand still, it makes way for those pressing on it;
+            // meaning to go, those it presses on make way out of its way.
+            let wanted = finite_or_zero(wanted);
+            let resting = wanted.length() < REST * params.max_speed;
+            let meant = Intent {
+                resting,
+                heading: direction(wanted),
+            };
+            if *intent != meant {
+                *intent = meant;
             }
             let reach = rules.reach(params.max_speed, radius, largest);
             let mut push = Vector::ZERO;
@@ -75,28 +81,35 @@ pub(super) fn avoid_agents(
                 if other == slot {
                     return;
                 }
-                let theirs = avoiding.right_of_way(grid.entity(other));
-                let share = share_of_avoiding(avoid.right_of_way, theirs);
-                if share == 0.0 {
-                    return;
-                }
                 let radius_sum = radius + grid.radius(other);
                 // Meetings foreseen at the velocity it means to have, but
                 // with those already near, at the one it has: what it wishes
                 // would push it back from all it is pressed against.
                 let near = offset.length() < NEAR * radius_sum;
+                // Right of way is for meetings foreseen: pressed together,
+                // each takes half, or one with right of way held one giving
+                // way, pinned by its own crowd, for good (BENCHMARKS.md,
+                // "Making way out of the way").
+                let their_way = avoiding.right_of_way(grid.entity(other));
+                let share = match their_way {
+                    Some(_) if near => 0.5,
+                    _ => share_of_avoiding(avoid.right_of_way, their_way),
+                };
+                if share == 0.0 {
+                    return;
+                }
                 // One standing makes way when pressed: walked up to at the
                 // pace it slows to, not held off by the wish to pass it
                 // (which stopped agents short of rows of arrived ones, out
                 // of reach of their making way: 9 of 200 in the office).
-                let other_rests = avoiding.resting(grid.entity(other));
-                let walk_up = near || other_rests;
+                let they = avoiding.intent(grid.entity(other));
+                let walk_up = near || they.resting;
                 let mine = if walk_up { velocity } else { foreseen };
                 // Standing, it makes way for those who move, not for one
                 // standing too: two standing close each made way for the
                 // other, and a packed block of arrived people kept turning.
-                if resting && !other_rests {
-                    push += make_way(-offset, radius_sum);
+                if resting && !they.resting {
+                    push += make_way(-offset, radius_sum, they.heading);
                 }
                 // Between equals each pushes as the power law says; alone,
                 // twice as hard.

@@ -83,9 +83,11 @@ pub struct AvoidAgents {
     pub priority: Priority,
     /// Who gives way: of two avoiders that meet, the one with less right of
     /// way avoids the other alone (as Unity's `avoidancePriority`, the other
-    /// way round); equals share it. 0 by default. Only the push heeds it:
-    /// after the step each keeps half of the gap between their bodies, so
-    /// one that cannot give way (a wall behind it) is not walked into.
+    /// way round); equals share it. 0 by default. Only meetings foreseen
+    /// heed it: two already pressed together (within 1.5 times their
+    /// radii) each take half, and after the step each keeps half of the gap
+    /// between their bodies, so one that cannot give way (a wall or its own
+    /// crowd behind it) is neither walked into nor held there for good.
     pub right_of_way: u8,
 }
 
@@ -119,7 +121,7 @@ impl Plugin for SteeringCrowdPlugin {
             // It keeps clear of obstacles too, and the level's look-ahead
             // leaves them to it; again when it stops avoiding.
             .register_required_components::<AvoidAgents, NoLookAhead>()
-            .register_required_components::<AvoidAgents, prepare::Resting>()
+            .register_required_components::<AvoidAgents, prepare::Intent>()
             .add_observer(look_ahead_again)
             .add_systems(
                 schedule,

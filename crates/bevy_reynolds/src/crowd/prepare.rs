@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use super::AvoidAgents;
 use crate::agent::SteeringParams;
 use crate::flocking::NeighborGrid;
+use crate::math::Vector;
 
 /// Who avoids and how, by entity index, made each step.
 #[derive(Resource, Debug, Default)]
@@ -13,8 +14,8 @@ pub(super) struct Avoiding {
     /// 0 for an agent that does not avoid, else 1 + its
     /// [`AvoidAgents::right_of_way`] (up to 254).
     ways: Vec<u8>,
-    /// Whether it meant to stand still in its last step.
-    resting: Vec<bool>,
+    /// What it meant to do in its last step.
+    intents: Vec<Intent>,
 }
 
 impl Avoiding {
@@ -27,22 +28,28 @@ impl Avoiding {
         }
     }
 
-    /// Whether `entity` avoids and meant to stand still in its last step:
-    /// it makes way for those that press on it.
+    /// What `entity` meant to do in its last step, if it avoids (else
+    /// neither resting nor heading anywhere).
     #[inline]
-    pub(super) fn resting(&self, entity: Entity) -> bool {
-        self.resting
+    pub(super) fn intent(&self, entity: Entity) -> Intent {
+        self.intents
             .get(entity.index_u32() as usize)
             .copied()
-            .unwrap_or(false)
+            .unwrap_or_default()
     }
 }
 
-/// Whether an avoider's steering asked, in its last step, to stand still
-/// (an agent arrived, waiting): written as it avoids, read by its
-/// neighbors in the next step.
-#[derive(Component, Debug, Default, Clone, Copy)]
-pub(super) struct Resting(pub(super) bool);
+/// What an avoider's steering asked for in its last step: written as it
+/// avoids, read by its neighbors in the next step.
+#[derive(Component, Debug, Default, Clone, Copy, PartialEq)]
+pub(super) struct Intent {
+    /// To stand still (arrived, waiting): it makes way for those that press
+    /// on it.
+    pub(super) resting: bool,
+    /// Which way it meant to go (a unit vector; zero if nowhere): those it
+    /// presses on make way out of it.
+    pub(super) heading: Vector,
+}
 
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// a warning for each avoider whose rules are bad or that has no body.
@@ -69,22 +76,22 @@ pub(super) fn report_avoiders(
 pub(super) fn ask_for_neighbors(
     mut grid: ResMut<NeighborGrid>,
     mut avoiding: ResMut<Avoiding>,
-    avoiders: Query<(Entity, &AvoidAgents, &SteeringParams, Option<&Resting>)>,
+    avoiders: Query<(Entity, &AvoidAgents, &SteeringParams, Option<&Intent>)>,
 ) {
-    let Avoiding { ways, resting } = &mut *avoiding;
+    let Avoiding { ways, intents } = &mut *avoiding;
     ways.clear();
-    resting.clear();
+    intents.clear();
     let mut reach = 0.0f32;
-    for (entity, avoid, params, rests) in &avoiders {
+    for (entity, avoid, params, intent) in &avoiders {
         let rules = avoid.rules.sanitized();
         reach = reach.max(rules.reach(params.max_speed, params.radius, params.radius));
         let index = entity.index_u32() as usize;
         if index >= ways.len() {
             ways.resize(index + 1, 0);
-            resting.resize(index + 1, false);
+            intents.resize(index + 1, Intent::default());
         }
         ways[index] = avoid.right_of_way.saturating_add(1);
-        resting[index] = rests.is_some_and(|r| r.0);
+        intents[index] = intent.copied().unwrap_or_default();
     }
     if grid.asked_reach != reach {
         grid.asked_reach = reach;
