@@ -15,19 +15,22 @@ command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgri
 target=${CARGO_TARGET_DIR:-$HOME/.cache/bevy_steering-target}
 [ $# -gt 0 ] || set -- "$target/release/steering-lab"
 
-# Name, agents, fewer steps, more steps, extra flags.
+# Name | agents | steps in one unit of the run's length (1 where it is
+# counted in steps, 60 where in seconds of a crowd at 60 Hz) | the lab's
+# command, `{}` standing for the length | the shorter run | the longer.
 workloads=(
-    "critters 100000 10 20"
-    "flock 100000 2 4 --flock"
-    "level 10000 10 20 --level"
+    "critters|100000|1|bench --agents 100000 --steps {}|10|20"
+    "flock|100000|1|bench --agents 100000 --steps {} --flock|2|4"
+    "level|10000|1|bench --agents 10000 --steps {} --level|10|20"
+    "crowd|1000|60|crowd --scene random-1000 --method avoid --seconds {}|2|4"
 )
 
 # The instructions of one run (`I refs` of valgrind's summary).
 count() {
-    local lab=$1 agents=$2 steps=$3
-    shift 3
+    local lab=$1 command=$2
+    # shellcheck disable=SC2086 # the command is split into its words
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-        "$lab" bench --agents "$agents" --steps "$steps" --threads 1 "$@" 2>&1 >/dev/null |
+        "$lab" $command --threads 1 2>&1 >/dev/null |
         sed -nE 's/.*I +refs: +([0-9,]+).*/\1/p' | tr -d ,
 }
 
@@ -40,12 +43,12 @@ done
 echo "$header"
 echo "$rule"
 for workload in "${workloads[@]}"; do
-    read -r name agents few more flags <<<"$workload"
+    IFS='|' read -r name agents per_unit command few more <<<"$workload"
     row="| $name, $agents agents |"
     for lab in "$@"; do
-        a=$(count "$lab" "$agents" "$few" $flags)
-        b=$(count "$lab" "$agents" "$more" $flags)
-        row+=" $(( (b - a) / ((more - few) * agents) )) |"
+        a=$(count "$lab" "${command//\{\}/$few}")
+        b=$(count "$lab" "${command//\{\}/$more}")
+        row+=" $(( (b - a) / ((more - few) * per_unit * agents) )) |"
     done
     echo "$row"
 done
