@@ -96,8 +96,8 @@ enum Command {
     },
     /// Run crowd scenes (people 1 m across at 1.3 m/s, in metres) through
     /// the plugin's `AvoidAgents`, separation alone, or ORCA (`dodgy_2d`),
-    /// and print one JSON line a run: who arrived, overlaps, time and path
-    /// against the straight line, ms a step.
+    /// and print one JSON line a run: who arrived (and when the last did),
+    /// overlaps, time and path against the straight line, ms a step.
     Crowd {
         /// The scenes, by name, or `all`.
         #[arg(long, value_delimiter = ',', default_value = "all")]
@@ -133,8 +133,11 @@ enum Command {
     /// The most of a crowd scene's people who could arrive within three
     /// times their straight-line time if its door passed one at a time,
     /// under the best order, each walking straight at their speed and
-    /// waiting only at the door (`steering_lab::crowd::door_bound`): one
-    /// JSON line for each headway and switch.
+    /// waiting only at the door (`steering_lab::crowd::door_bound`), and
+    /// at most how many within the scene's whole run and the soonest all
+    /// could be in, one through every headway whichever way
+    /// (`steering_lab::crowd::run_bound`): one JSON line for each headway
+    /// and switch.
     DoorBound {
         /// The scenes, by name.
         #[arg(long, value_delimiter = ',', default_value = "doorway")]
@@ -693,6 +696,7 @@ fn main() -> ExitCode {
                     ));
                 };
                 for &headway in &headway {
+                    let run = crowd::run_bound(&scene, headway);
                     for &switch in &switch {
                         let Some(best) = crowd::door_bound(&scene, headway, switch) else {
                             return fail(format!("{name} has no door to go through"));
@@ -704,6 +708,9 @@ fn main() -> ExitCode {
                             "switch_s": (f64::from(switch) * 1e3).round() / 1e3,
                             "best_within_3x": best.in_time,
                             "order": best.order,
+                            "run_s": (f64::from(scene.seconds()) * 10.0).round() / 10.0,
+                            "at_most_within_run": run.map(|r| r.in_run),
+                            "all_in_no_sooner_s": run.map(|r| (f64::from(r.all_in) * 10.0).round() / 10.0),
                         });
                         println!("{line}");
                     }

@@ -463,6 +463,34 @@ fn a_crowd_gives_the_same_bits_on_one_thread_and_two() {
     assert_eq!(hash("1"), hash("2"));
 }
 
+/// `steering-lab crowd` says when the last arrived, and only if everyone
+/// did: one person walking 10 m through a door, to within 0.5 m of the
+/// goal, is there no sooner than 9.5 m at 1.3 m/s allows and within the
+/// 1.3 times the straight line the pairs are held to; cut the run short
+/// and nobody has.
+#[test]
+fn a_crowd_says_when_the_last_arrived() {
+    let run = |seconds: &str| {
+        let (code, out, err) = lab(&[
+            "crowd",
+            "--scene",
+            "door-solo",
+            "--method",
+            "avoid",
+            "--seconds",
+            seconds,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(out.trim()).expect("JSON")
+    };
+    let whole = run("30");
+    let last = whole["all_arrived_s"].as_f64().expect("a time");
+    assert!((9.5 / 1.3..=1.3 * 10.0 / 1.3).contains(&last), "{whole}");
+    let cut = run("3");
+    assert_eq!(cut["reached"], 0, "{cut}");
+    assert!(cut["all_arrived_s"].is_null(), "{cut}");
+}
+
 /// `steering-lab routes`, small: our routes as long as Polyanya's on its
 /// own mesh (its round offsets are a polygon of a few sides, ours a
 /// circumscribed one of 32: within 1%), every first and new route planned,

@@ -10,7 +10,8 @@
 //! apart when the way changes. Within each way, first come, first through;
 //! between the ways, the order that brings the most within three times
 //! their straight-line time, found over every interleaving of the two
-//! queues.
+//! queues. [`run_bound`] asks the same door how many it could pass within
+//! the scene's whole run, for the bottleneck, where the door sets the time.
 
 use super::{ARRIVED, CrowdScene};
 
@@ -57,6 +58,102 @@ pub fn door_bound(scene: &CrowdScene, headway: f32, switch: f32) -> Option<BestO
     if !(positive(headway) && positive(switch)) {
         return None;
     }
+    let mut ways = at_door(scene);
+    if ways.iter().all(Vec::is_empty) {
+        return None;
+    }
+    for way in &mut ways {
+        way.sort_by(|a, b| a.reaches.total_cmp(&b.reaches));
+    }
+    Some(best_order(&ways, headway, switch))
+}
+
+/// What a door one body wide allows a scene's whole run: see
+/// [`run_bound`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunBound {
+    /// At most how many arrive within the scene's run
+    /// ([`CrowdScene::seconds`]).
+    pub in_run: usize,
+    /// The soonest, in seconds, the last of them could arrive.
+    pub all_in: f32,
+}
+
+/// What `scene`'s door allows the people routed through it, if it lets
+/// one body through at a time, at least `headway` seconds after the last
+/// whichever way they go: at most how many arrive within the scene's run,
+/// and the soonest all could, bounds over every order. For the scenes
+/// where the door, not the walk, sets the time (the bottleneck). `None`
+/// when nobody goes through a door, or `headway` is not a positive time.
+///
+/// It is kinder still than [`door_bound`]'s model: everyone may be at the
+/// door as soon as the first could be. Then the `k`-th through goes no
+/// earlier than `(k - 1) * headway` after that; the most in time are those
+/// who can go through latest, and all are in soonest if those with the
+/// farthest to go from the door go first.
+///
+/// ```
+/// # use steering_lab::crowd::{run_bound, scene};
+/// let room = scene("bottleneck", 1).unwrap();
+/// // Bodies touching at full speed, one at a time: not all 200 within
+/// // the run, which two at a time would allow.
+/// let single_file = run_bound(&room, 1.0 / 1.3).unwrap();
+/// assert!(single_file.in_run < 200 && single_file.all_in > room.seconds());
+/// let two_abreast = run_bound(&room, 0.5 / 1.3).unwrap();
+/// assert!(two_abreast.in_run == 200 && two_abreast.all_in < room.seconds());
+/// ```
+pub fn run_bound(scene: &CrowdScene, headway: f32) -> Option<RunBound> {
+    if !(headway.is_finite() && headway > 0.0) {
+        return None;
+    }
+    let people: Vec<AtDoor> = at_door(scene).into_iter().flatten().collect();
+    let first = people.iter().map(|p| p.reaches).reduce(f32::min)?;
+    let seconds = scene.seconds();
+    let latest_through = people.iter().map(|p| seconds - p.then_takes).collect();
+    let then_takes = people.iter().map(|p| p.then_takes).collect();
+    Some(RunBound {
+        in_run: most_in_time(first, latest_through, headway),
+        all_in: soonest_all_in(first, then_takes, headway),
+    })
+}
+
+/// When the last of a set of people, all at the door from `first`, one
+/// through every `headway` seconds, could be in at the soonest, each
+/// taking `then_takes` from the door: the farthest to go go first.
+fn soonest_all_in(first: f32, mut then_takes: Vec<f32>, headway: f32) -> f32 {
+    then_takes.sort_by(|a, b| b.total_cmp(a));
+    then_takes
+        .iter()
+        .enumerate()
+        .map(|(k, &takes)| first + k as f32 * headway + takes)
+        .fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// The most of a set of people, all at the door from `first`, who can go
+/// through one every `headway` seconds, each by their latest time: the
+/// ones with the latest, if the earliest of those goes first, the next
+/// one `headway` later, and so on.
+fn most_in_time(first: f32, mut latest: Vec<f32>, headway: f32) -> usize {
+    latest.sort_by(|a, b| b.total_cmp(a));
+    // One more has the earliest latest time of the set, so goes first and
+    // puts everyone else a headway later: once a set fails, every larger
+    // one does.
+    (1..=latest.len())
+        .take_while(|&m| {
+            let chosen = &latest[..m];
+            chosen
+                .iter()
+                .rev()
+                .enumerate()
+                .all(|(k, &by)| first + k as f32 * headway <= by)
+        })
+        .last()
+        .unwrap_or(0)
+}
+
+/// Everyone routed through a door, split by the way they go through it
+/// (along the door's `across`, then against it), in the scene's order.
+fn at_door(scene: &CrowdScene) -> [Vec<AtDoor>; 2] {
     let mut ways: [Vec<AtDoor>; 2] = [Vec::new(), Vec::new()];
     for walker in &scene.walkers {
         let Some(door) = walker.via else { continue };
@@ -68,13 +165,7 @@ pub fn door_bound(scene: &CrowdScene, headway: f32, switch: f32) -> Option<BestO
             deadline: 3.0 * walker.straight_time(),
         });
     }
-    if ways.iter().all(Vec::is_empty) {
-        return None;
-    }
-    for way in &mut ways {
-        way.sort_by(|a, b| a.reaches.total_cmp(&b.reaches));
-    }
-    Some(best_order(&ways, headway, switch))
+    ways
 }
 
 /// How the door has gone so far: how many in time, when the last went
@@ -195,6 +286,89 @@ mod tests {
                     best_order(&ways, headway, switch).in_time,
                     by_brute_force(&ways, headway, switch),
                     "seed {seed}, {headway} / {switch}"
+                );
+            }
+        }
+    }
+    /// Every order of `people` (each as when they could be at the door
+    /// and their latest time through it), one through every `headway`:
+    /// the most in time.
+    fn most_in_time_by_brute_force(people: &[(f32, f32)], headway: f32) -> usize {
+        fn go(left: &mut Vec<(f32, f32)>, free_at: f32, headway: f32) -> usize {
+            let mut best = 0;
+            for k in 0..left.len() {
+                let (reaches, latest) = left.remove(k);
+                let through = reaches.max(free_at);
+                let here = usize::from(through <= latest);
+                best = best.max(here + go(left, through + headway, headway));
+                left.insert(k, (reaches, latest));
+            }
+            best
+        }
+        go(&mut people.to_vec(), f32::NEG_INFINITY, headway)
+    }
+
+    #[test]
+    fn the_run_bound_is_never_below_the_best_order() {
+        // Made-up people: the bound may be kind (everyone at the door from
+        // the first's time) but never below what some order brings, and
+        // exact when everyone could be there at once.
+        let people = |seed: u32, n: u32, reach: &dyn Fn(u32) -> f32| -> Vec<(f32, f32)> {
+            (0..n)
+                .map(|k| (reach(k + seed), 1.0 + ((k + seed) * 5 % 7) as f32 * 0.7))
+                .collect()
+        };
+        let mut kinder = 0;
+        for seed in 0..30 {
+            for headway in [0.4, 0.9, 1.6] {
+                let n = 1 + seed % 7;
+                let at_once = people(seed, n, &|_| 0.5);
+                let latest = at_once.iter().map(|p| p.1).collect();
+                assert_eq!(
+                    most_in_time(0.5, latest, headway),
+                    most_in_time_by_brute_force(&at_once, headway),
+                    "at once, seed {seed}, headway {headway}"
+                );
+                let spread = people(seed, n, &|k| (k * 3 % 5) as f32 * 0.8);
+                let first = spread.iter().map(|p| p.0).fold(f32::INFINITY, f32::min);
+                let latest = spread.iter().map(|p| p.1).collect();
+                let bound = most_in_time(first, latest, headway);
+                let best = most_in_time_by_brute_force(&spread, headway);
+                assert!(
+                    bound >= best,
+                    "seed {seed}, headway {headway}: {bound} < {best}"
+                );
+                kinder += usize::from(bound > best);
+            }
+        }
+        // Where people come late the bound is kinder than any order.
+        assert!(kinder > 0);
+    }
+    #[test]
+    fn all_are_in_soonest_with_the_farthest_to_go_first() {
+        /// The soonest the last is in, over every order.
+        fn by_brute_force(left: &mut Vec<f32>, k: usize, headway: f32) -> f32 {
+            if left.is_empty() {
+                return f32::NEG_INFINITY;
+            }
+            let mut best = f32::INFINITY;
+            for i in 0..left.len() {
+                let takes = left.remove(i);
+                let this = 0.5 + k as f32 * headway + takes;
+                best = best.min(this.max(by_brute_force(left, k + 1, headway)));
+                left.insert(i, takes);
+            }
+            best
+        }
+        for seed in 0..30 {
+            let takes: Vec<f32> = (0..1 + seed % 6)
+                .map(|k| ((k + seed) * 5 % 7) as f32 * 0.7)
+                .collect();
+            for headway in [0.4, 0.9, 1.6] {
+                assert_eq!(
+                    soonest_all_in(0.5, takes.clone(), headway),
+                    by_brute_force(&mut takes.clone(), 0, headway),
+                    "seed {seed}, headway {headway}"
                 );
             }
         }

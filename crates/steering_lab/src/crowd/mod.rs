@@ -17,7 +17,7 @@ use bevy_reynolds::reynolds::math::closest_on_segment;
 use bevy_reynolds::reynolds::spatial::{GridAgent, NeighborGrid};
 use serde_json::json;
 
-pub use bound::{BestOrder, door_bound};
+pub use bound::{BestOrder, RunBound, door_bound, run_bound};
 pub use plugin::{PERSON_LOOK_AHEAD, PERSON_MAX_FORCE, PERSON_RESPONSE_TIME, person};
 pub use scenes::{CrowdScene, Door, MAX_JITTER, NAMES, Walker, scene};
 
@@ -95,6 +95,9 @@ pub struct CrowdReport {
     /// How many arrived within three times their straight-line time (the
     /// two-way door's bar).
     pub within_3x: usize,
+    /// When the last arrived, in seconds, if everyone did: with a long
+    /// `--seconds`, how long the scene takes whatever its own run.
+    pub all_arrived_at: Option<f32>,
     /// The median of each arrived person's path length over the straight
     /// line's.
     pub path_ratio: f32,
@@ -134,6 +137,7 @@ impl CrowdReport {
             "time_ratio_median": round(self.time_ratio.0),
             "time_ratio_max": round(self.time_ratio.1),
             "within_3x": self.within_3x,
+            "all_arrived_s": self.all_arrived_at.map(|t| (f64::from(t) * 10.0).round() / 10.0),
             "path_ratio_median": round(self.path_ratio),
             "ms_per_step": (self.ms_per_step * 1000.0).round() / 1000.0,
             "non_finite": self.non_finite,
@@ -317,6 +321,10 @@ impl Tally {
             deepest_wall: self.deepest_wall.max(0.0),
             time_ratio: (median(&times), times.last().copied().unwrap_or(f32::NAN)),
             within_3x,
+            all_arrived_at: self
+                .arrived
+                .iter()
+                .try_fold(0.0, |last: f32, &t| t.map(|t| last.max(t))),
             path_ratio: median(&paths),
             ms_per_step,
             non_finite: self.non_finite,
