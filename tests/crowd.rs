@@ -209,6 +209,35 @@ fn nobody_in_the_hallway_is_held_short_for_good() {
     }
 }
 
+/// Two people standing pressed face to face, each bound for a goal 10 m
+/// behind the other, exactly in line or a little off it: both arrive,
+/// without overlapping, within 1.3 times the 10.5 m straight line (they
+/// start from rest). Neither moving, neither foresees anything, and the
+/// contact alone held the two in line for good.
+#[test]
+fn two_pressed_face_to_face_get_past() {
+    for side in [0.0, 0.05, 0.45] {
+        for hz in [60.0, 144.0] {
+            let scene = crowd::CrowdScene {
+                name: "face-to-face",
+                walkers: vec![
+                    crowd::Walker::new(Vec2::new(-0.5, 0.0), Vec2::new(10.0, 0.0)),
+                    crowd::Walker::new(Vec2::new(0.5, side), Vec2::new(-10.0, side)),
+                ],
+                walls: Vec::new(),
+                time_limit: Some(60.0),
+            };
+            let speed = scene.walkers[0].speed;
+            let r = crowd::run(&scene, Method::Avoid, hz, Some(1));
+            let case = format!("{side} m off line, {hz} Hz: {r:?}");
+            assert_eq!(r.reached, 2, "{case}");
+            assert_eq!(r.collisions, 0, "{case}");
+            let last = r.all_arrived_at.expect("both arrived");
+            assert!(last <= 1.3 * 10.5 / speed, "{case}");
+        }
+    }
+}
+
 mod hostile {
     use bevy::prelude::*;
     use bevy_reynolds::prelude::*;
