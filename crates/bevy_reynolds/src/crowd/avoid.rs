@@ -82,6 +82,10 @@ pub(super) fn avoid_agents(
             if *intent != meant {
                 *intent = meant;
             }
+            // Moving under a tenth of its top speed, and meaning to go: one
+            // that may be held face to face (below).
+            let still = REST * params.max_speed;
+            let i_am_still = !resting && velocity.length() < still;
             let reach = rules.reach(params.max_speed, radius, largest);
             let mut push = Vector::ZERO;
             grid.for_each_within(at, reach, |other, offset, other_velocity| {
@@ -92,7 +96,8 @@ pub(super) fn avoid_agents(
                 // Meetings foreseen at the velocity it means to have, but
                 // with those already near, at the one it has: what it wishes
                 // would push it back from all it is pressed against.
-                let near = offset.length() < NEAR * radius_sum;
+                let distance = offset.length();
+                let near = distance < NEAR * radius_sum;
                 // Right of way is for meetings foreseen: pressed together,
                 // each takes half, or one with right of way held one giving
                 // way, pinned by its own crowd, for good (BENCHMARKS.md,
@@ -123,12 +128,10 @@ pub(super) fn avoid_agents(
                 // and the contact holds them for good: each steps round the
                 // other to its right (`tests/crowd.rs`,
                 // `two_pressed_face_to_face_get_past`).
-                let still = |v: Vector| v.length() < REST * params.max_speed;
-                if offset.length() < TOUCHING * radius_sum
-                    && !resting
+                if i_am_still
                     && !they.resting
-                    && still(velocity)
-                    && still(other_velocity)
+                    && distance < TOUCHING * radius_sum
+                    && other_velocity.length() < still
                     && wanted.dot(offset) > 0.0
                     && they.heading.dot(-offset) > 0.0
                 {

@@ -290,6 +290,7 @@ mod tests {
             }
         }
     }
+
     /// Every order of `people` (each as when they could be at the door
     /// and their latest time through it), one through every `headway`:
     /// the most in time.
@@ -344,6 +345,7 @@ mod tests {
         // Where people come late the bound is kinder than any order.
         assert!(kinder > 0);
     }
+
     #[test]
     fn all_are_in_soonest_with_the_farthest_to_go_first() {
         /// The soonest the last is in, over every order.
