@@ -270,7 +270,7 @@ impl CrowdScene {
 }
 
 /// The names of every scene, in order.
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 19] = [
     "oncoming",
     "crossing",
     "overtaking",
@@ -283,6 +283,7 @@ pub const NAMES: [&str; 18] = [
     "door-one-way",
     "door-solo",
     "door-stander",
+    "door-lanes",
     "hallway",
     "crossroads",
     "bottleneck",
@@ -361,6 +362,7 @@ pub fn scene(name: &str, seed: u64) -> Option<CrowdScene> {
             ],
             doorway(false).1,
         ),
+        "door-lanes" => door_lanes(),
         "hallway" => hallway(),
         "crossroads" => (crossroads(), vec![]),
         "bottleneck" => bottleneck(),
@@ -415,6 +417,25 @@ fn doorway(both_ways: bool) -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
         (Vec2::new(0.0, -1.0), Vec2::new(0.0, -20.0)),
     ];
     (walkers, walls)
+}
+
+/// Two files of six, 1.5 m apart nose to tail, each already on its own
+/// half of a door passed both ways and walking through it: one going east,
+/// one going west, each person 12 m. Both files fit through at once only
+/// with bodies sliding past each other touching (each half of the door is
+/// exactly a body wide); one at a time, the door takes twice as long. What
+/// the two-way door's crowd would need to pass both ways at once.
+fn door_lanes() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
+    let door = Door::in_wall_along_y(Vec2::ZERO).both_ways();
+    let mut walkers = Vec::new();
+    for k in 0..6 {
+        let x = 3.0 + 1.5 * k as f32;
+        walkers.push(Walker::new(Vec2::new(-x, -0.5), Vec2::new(12.0 - x, -0.5)).via(door));
+        // A fifth of a body further back than their counterpart going east.
+        let x = x + 0.3;
+        walkers.push(Walker::new(Vec2::new(x, 0.5), Vec2::new(x - 12.0, 0.5)).via(door));
+    }
+    (walkers, doorway(false).1)
 }
 
 /// A hallway 6 m wide; 100 people from each end, four abreast, walk 50 m
