@@ -431,7 +431,7 @@ fn door_lanes() -> (Vec<Walker>, Vec<(Vec2, Vec2)>) {
     for k in 0..6 {
         let x = 3.0 + 1.5 * k as f32;
         walkers.push(Walker::new(Vec2::new(-x, -0.5), Vec2::new(12.0 - x, -0.5)).via(door));
-        // A fifth of a body further back than their counterpart going east.
+        // 0.3 m further back than their counterpart going east.
         let x = x + 0.3;
         walkers.push(Walker::new(Vec2::new(x, 0.5), Vec2::new(x - 12.0, 0.5)).via(door));
     }
