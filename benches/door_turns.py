@@ -10,65 +10,84 @@ switching once the other side's front has waited T seconds. Prints how
 many of the 50 arrive within three times their straight line
 (BENCHMARKS.md, "The two-way door taking turns").
 """
-import math,itertools
-S=1.3
-def ppl():
-    ways=[[],[]]
+import math
+
+SPEED = 1.3
+
+
+def people():
+    """Each person of the doorway scene, split by way and in the order they
+    reach the door: when they reach it (r), how long they need from it (t),
+    and their deadline, three times their straight line (d)."""
+    ways = [[], []]
     for i in range(5):
         for j in range(5):
-            at=(-4-1.5*i,-3+1.5*j); goal=(-at[0]+4,at[1])
-            m=(at[0],at[1]+0.75); g2=(-m[0]-4,m[1])
-            for side,(s,g,lat) in enumerate([(at,goal,-0.5),(m,g2,0.5)]):
-                th=(0.0,lat)
-                straight=(math.dist(s,(0,0))+math.dist((0,0),g))/S
-                ways[side].append(dict(r=math.dist(s,th)/S,t=max(math.dist(th,g)-0.5,0)/S,d=3*straight))
-    for w in ways: w.sort(key=lambda p:p['r'])
+            west = (-4 - 1.5 * i, -3 + 1.5 * j)
+            east = (-west[0], west[1] + 0.75)
+            going = [(west, (-west[0] + 4, west[1]), -0.5), (east, (-east[0] - 4, east[1]), 0.5)]
+            for way, (start, goal, lane) in enumerate(going):
+                through = (0.0, lane)
+                straight = (math.dist(start, (0, 0)) + math.dist((0, 0), goal)) / SPEED
+                ways[way].append(dict(
+                    r=math.dist(start, through) / SPEED,
+                    t=max(math.dist(through, goal) - 0.5, 0) / SPEED,
+                    d=3 * straight,
+                ))
+    for way in ways:
+        way.sort(key=lambda p: p['r'])
     return ways
-W=ppl()
-def run(N,h,sw,ready_slack=0.0):
-    q=[list(W[0]),list(W[1])]; free=-1e9; last=None; burst=0; ok=0; order=''
-    while q[0] or q[1]:
-        cand=[w for w in (0,1) if q[w]]
-        if last is None: way=min(cand,key=lambda w:q[w][0]['r'])
-        else:
-            way=last
-            other=1-last
-            if not q[way]: way=other
-            elif q[other]:
-                tnext=free+h
-                # switch if burst long enough and other is waiting, or own queue not ready and other ready
-                other_ready=q[other][0]['r']<=free+sw
-                own_ready=q[way][0]['r']<=tnext+ready_slack
-                if (burst>=N and other_ready) or (not own_ready and other_ready): way=other
-        p=q[way].pop(0)
-        gap=0 if last is None else (h if way==last else sw)
-        thr=max(p['r'],free+gap); free=thr
-        burst=burst+1 if way==last else 1; last=way
-        ok+= thr+p['t']<=p['d']; order+='><'[way]
-    return ok,order
-for h in (0.86,0.9,1.0,1.04):
-  for sw in (1.5,2.0,2.2):
-    print(h,sw,[ (N,run(N,h,sw)[0]) for N in (3,5,8,10,12,15,20,25)])
 
-def patience(T,h,sw):
-    q=[list(W[0]),list(W[1])]; free=-1e9; last=None; ok=0; order=''
-    while q[0] or q[1]:
-        cand=[w for w in (0,1) if q[w]]
-        if last is None: way=min(cand,key=lambda w:q[w][0]['r'])
-        else:
-            way=last; other=1-last
-            if not q[way]: way=other
-            elif q[other]:
-                tnext=max(q[way][0]['r'],free+h)
-                waited=tnext-q[other][0]['r']
-                if waited>T: way=other
-        p=q[way].pop(0)
-        gap=0 if last is None else (h if way==last else sw)
-        thr=max(p['r'],free+gap); free=thr; last=way
-        ok+= thr+p['t']<=p['d']; order+='><'[way]
-    return ok,order
-print('patience')
-for h in (0.86,0.9,1.0):
-  for sw in (1.5,2.0):
-    print(h,sw,[(T,patience(T,h,sw)[0]) for T in (1,2,4,6,8,10,12,15,20,30)])
 
+WAYS = people()
+
+
+def serve(h, sw, switch):
+    """How many arrive in time when the door, having just passed someone
+    going `last`, switches way whenever `switch(queues, last, free, burst)`
+    says so (and when its way's queue is empty)."""
+    queues = [list(WAYS[0]), list(WAYS[1])]
+    free, last, burst, in_time = -1e9, None, 0, 0
+    while queues[0] or queues[1]:
+        if last is None:
+            way = min((w for w in (0, 1) if queues[w]), key=lambda w: queues[w][0]['r'])
+        elif not queues[last]:
+            way = 1 - last
+        elif queues[1 - last] and switch(queues, last, free, burst):
+            way = 1 - last
+        else:
+            way = last
+        person = queues[way].pop(0)
+        gap = 0 if last is None else (h if way == last else sw)
+        free = max(person['r'], free + gap)
+        burst = burst + 1 if way == last else 1
+        last = way
+        in_time += free + person['t'] <= person['d']
+    return in_time
+
+
+def bursts(n, h, sw):
+    """N one way, then the other; early when nobody of this way is at the
+    door in time for the next and someone of the other way is."""
+    def switch(queues, last, free, burst):
+        other_ready = queues[1 - last][0]['r'] <= free + sw
+        own_ready = queues[last][0]['r'] <= free + h
+        return other_ready and (burst >= n or not own_ready)
+    return serve(h, sw, switch)
+
+
+def patience(t, h, sw):
+    """The other way's front goes once it has waited longer than T."""
+    def switch(queues, last, free, burst):
+        next_through = max(queues[last][0]['r'], free + h)
+        return next_through - queues[1 - last][0]['r'] > t
+    return serve(h, sw, switch)
+
+
+print('bursts of N: (N, in time)')
+for h in (0.86, 0.9, 1.0, 1.04):
+    for sw in (1.5, 2.0, 2.2):
+        print(h, sw, [(n, bursts(n, h, sw)) for n in (3, 5, 8, 10, 12, 15, 20, 25)])
+print('patience T: (T, in time)')
+for h in (0.86, 0.9, 1.0):
+    for sw in (1.5, 2.0):
+        print(h, sw, [(t, patience(t, h, sw)) for t in (1, 2, 4, 6, 8, 10, 12, 15, 20, 30)])
