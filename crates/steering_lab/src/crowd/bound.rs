@@ -13,6 +13,8 @@
 //! queues. [`run_bound`] asks the same door how many it could pass within
 //! the scene's whole run, for the bottleneck, where the door sets the time.
 
+use std::collections::VecDeque;
+
 use super::{ARRIVED, CrowdScene};
 
 /// One person at the door: when they could be there, how long they need
@@ -58,14 +60,97 @@ pub fn door_bound(scene: &CrowdScene, headway: f32, switch: f32) -> Option<BestO
     if !(positive(headway) && positive(switch)) {
         return None;
     }
-    let mut ways = at_door(scene);
+    let ways = at_door(scene);
     if ways.iter().all(Vec::is_empty) {
         return None;
     }
-    for way in &mut ways {
-        way.sort_by(|a, b| a.reaches.total_cmp(&b.reaches));
-    }
     Some(best_order(&ways, headway, switch))
+}
+
+/// How many of `scene`'s people arrive within three times their
+/// straight-line time when, in [`door_bound`]'s model, the door takes
+/// turns by a simple rule instead of the best order: `burst` one way,
+/// then `burst` the other (fewer when a way runs out). It knows nothing
+/// of who is late (BENCHMARKS.md, "The two-way door taking turns"). In
+/// the doorway both queues stay full: turning early when the way served
+/// has nobody at the door in time changed no count. `None` as
+/// [`door_bound`], or when `burst` is 0.
+///
+/// ```
+/// # use steering_lab::crowd::{door_bound, door_in_bursts, scene};
+/// let door = scene("doorway", 1).unwrap();
+/// // At the one-way door's pace, bursts of 20 come near the best order.
+/// let bursts = door_in_bursts(&door, 0.86, 1.5, 20).unwrap();
+/// let best = door_bound(&door, 0.86, 1.5).unwrap().in_time;
+/// assert!(bursts >= 45 && bursts <= best);
+/// ```
+pub fn door_in_bursts(
+    scene: &CrowdScene,
+    headway: f32,
+    switch: f32,
+    burst: usize,
+) -> Option<usize> {
+    if burst == 0 {
+        return None;
+    }
+    serve(scene, headway, switch, |_, _, _, run| run >= burst)
+}
+
+/// As [`door_in_bursts`], but the door turns once the other way's first
+/// has waited longer than `patience` seconds.
+pub fn door_by_patience(
+    scene: &CrowdScene,
+    headway: f32,
+    switch: f32,
+    patience: f32,
+) -> Option<usize> {
+    serve(scene, headway, switch, |queues, last, free_at, _| {
+        let next_through = queues[last][0].reaches.max(free_at + headway);
+        next_through - queues[1 - last][0].reaches > patience
+    })
+}
+
+/// The door of [`door_bound`]'s model serving both ways, first come first
+/// through within a way: it turns to the other way when its own is
+/// empty, or when `turn(queues, last way, when it was last free, how many
+/// in a row)` says so while both have people. How many arrive in time.
+fn serve(
+    scene: &CrowdScene,
+    headway: f32,
+    switch: f32,
+    turn: impl Fn(&[VecDeque<AtDoor>; 2], usize, f32, usize) -> bool,
+) -> Option<usize> {
+    let positive = |t: f32| t.is_finite() && t > 0.0;
+    if !(positive(headway) && positive(switch)) {
+        return None;
+    }
+    let mut queues = at_door(scene).map(VecDeque::from);
+    if queues.iter().all(VecDeque::is_empty) {
+        return None;
+    }
+    let mut last: Option<usize> = None;
+    let (mut free_at, mut run, mut in_time) = (f32::NEG_INFINITY, 0, 0);
+    while let Some(way) = match last {
+        _ if queues.iter().all(VecDeque::is_empty) => None,
+        None => (0..2)
+            .filter(|&w| !queues[w].is_empty())
+            .min_by(|&a, &b| queues[a][0].reaches.total_cmp(&queues[b][0].reaches)),
+        Some(l) if queues[l].is_empty() => Some(1 - l),
+        Some(l) if !queues[1 - l].is_empty() && turn(&queues, l, free_at, run) => Some(1 - l),
+        Some(l) => Some(l),
+    } {
+        let person = queues[way].pop_front()?;
+        let gap = match last {
+            None => 0.0,
+            Some(l) if l == way => headway,
+            Some(_) => switch,
+        };
+        free_at = person.reaches.max(free_at + gap);
+        run = if last == Some(way) { run + 1 } else { 1 };
+        last = Some(way);
+        in_time += usize::from(free_at + person.then_takes <= person.deadline);
+    }
+    Some(in_time)
 }
 
 /// What a door one body wide allows a scene's whole run: see
@@ -152,7 +237,8 @@ fn most_in_time(first: f32, mut latest: Vec<f32>, headway: f32) -> usize {
 }
 
 /// Everyone routed through a door, split by the way they go through it
-/// (along the door's `across`, then against it), in the scene's order.
+/// (along the door's `across`, then against it), each way in the order
+/// they could reach it.
 fn at_door(scene: &CrowdScene) -> [Vec<AtDoor>; 2] {
     let mut ways: [Vec<AtDoor>; 2] = [Vec::new(), Vec::new()];
     for walker in &scene.walkers {
@@ -164,6 +250,9 @@ fn at_door(scene: &CrowdScene) -> [Vec<AtDoor>; 2] {
             then_takes: (through.distance(walker.goal) - ARRIVED).max(0.0) / walker.speed,
             deadline: 3.0 * walker.straight_time(),
         });
+    }
+    for way in &mut ways {
+        way.sort_by(|a, b| a.reaches.total_cmp(&b.reaches));
     }
     ways
 }
@@ -374,5 +463,34 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_door_taking_turns_is_never_better_than_the_best_order() {
+        // What the turn-taking sketch found on the doorway (BENCHMARKS.md,
+        // "The two-way door taking turns"), and never above the bound.
+        let door = super::super::scene("doorway", 1).unwrap();
+        let bursts = |h, sw, n| door_in_bursts(&door, h, sw, n).unwrap();
+        assert_eq!(
+            [5, 10, 20, 25].map(|n| bursts(0.86, 1.5, n)),
+            [44, 46, 48, 33]
+        );
+        assert_eq!((1..=30).map(|n| bursts(1.04, 2.0, n)).max(), Some(40));
+        assert_eq!(
+            [1.0, 4.0, 10.0, 30.0].map(|t| door_by_patience(&door, 0.86, 1.5, t).unwrap()),
+            [20, 22, 28, 33]
+        );
+        for (h, sw) in [(0.86, 1.5), (0.9, 1.5), (1.0, 1.5), (1.04, 2.0)] {
+            let best = door_bound(&door, h, sw).unwrap().in_time;
+            for n in 1..=30 {
+                assert!(bursts(h, sw, n) <= best, "{h} / {sw}, bursts of {n}");
+            }
+            for t in [1.0, 4.0, 10.0, 30.0] {
+                let patient = door_by_patience(&door, h, sw, t).unwrap();
+                assert!(patient <= best, "{h} / {sw}, patience {t}");
+            }
+        }
+        assert_eq!(door_in_bursts(&door, 0.86, 1.5, 0), None);
+        assert_eq!(door_in_bursts(&door, f32::NAN, 1.5, 5), None);
     }
 }

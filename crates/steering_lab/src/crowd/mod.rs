@@ -17,7 +17,7 @@ use bevy_reynolds::reynolds::math::closest_on_segment;
 use bevy_reynolds::reynolds::spatial::{GridAgent, NeighborGrid};
 use serde_json::json;
 
-pub use bound::{BestOrder, RunBound, door_bound, run_bound};
+pub use bound::{BestOrder, RunBound, door_bound, door_by_patience, door_in_bursts, run_bound};
 pub use plugin::{PERSON_LOOK_AHEAD, PERSON_MAX_FORCE, PERSON_RESPONSE_TIME, person};
 pub use scenes::{CrowdScene, Door, MAX_JITTER, NAMES, Walker, scene};
 
