@@ -3,12 +3,15 @@
 //! compare, separation alone, as a crowd had it before), and through ORCA
 //! (`dodgy_2d`, the RVO2 port bevy_landmass uses) with RVO2's habits, and
 //! is measured the same way: who arrived, how often and how deep bodies
-//! overlapped, and the time and path against the straight line.
+//! overlapped, and the time and path against the straight line. Where a
+//! door passed both ways takes turns (a game's rule, not the crowd's:
+//! [`DoorTurns`]), it gives the plugin's crowd right of way.
 
 mod bound;
 mod orca;
 mod plugin;
 pub mod scenes;
+pub mod turns;
 
 use std::time::Instant;
 
@@ -20,6 +23,7 @@ use serde_json::json;
 pub use bound::{BestOrder, RunBound, door_bound, door_by_patience, door_in_bursts, run_bound};
 pub use plugin::{PERSON_LOOK_AHEAD, PERSON_MAX_FORCE, PERSON_RESPONSE_TIME, person};
 pub use scenes::{CrowdScene, Door, MAX_JITTER, NAMES, Walker, scene};
+pub use turns::DoorTurns;
 
 /// How a scene's people avoid each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
