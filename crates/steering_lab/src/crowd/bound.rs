@@ -243,7 +243,7 @@ fn at_door(scene: &CrowdScene) -> [Vec<AtDoor>; 2] {
     let mut ways: [Vec<AtDoor>; 2] = [Vec::new(), Vec::new()];
     for walker in &scene.walkers {
         let Some(door) = walker.via else { continue };
-        let side = (door.middle - walker.start).dot(door.across).signum();
+        let side = door.way_from(walker.start);
         let through = door.way_through(walker.start, door.across * side, walker.radius);
         ways[usize::from(side < 0.0)].push(AtDoor {
             reaches: walker.start.distance(through) / walker.speed,

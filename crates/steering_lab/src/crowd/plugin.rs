@@ -139,9 +139,7 @@ impl Turns {
             .walkers
             .iter()
             .map(|walker| match walker.via {
-                Some(door) if door.two_way => {
-                    (door.middle - walker.start).dot(door.across).signum()
-                }
+                Some(door) if door.two_way => door.way_from(walker.start),
                 _ => 0.0,
             })
             .collect();

@@ -124,10 +124,15 @@ impl Door {
         (lowest - slack..=highest + slack).contains(&lateral)
     }
 
+    /// Which way someone from `start` goes through the door: 1 along
+    /// `across`, −1 against it.
+    pub fn way_from(&self, start: Vec2) -> f32 {
+        (self.middle - start).dot(self.across).signum()
+    }
+
     /// How far `at` is past the door's wall, coming from `start`'s side.
     pub fn past(&self, start: Vec2, at: Vec2) -> f32 {
-        let side = (self.middle - start).dot(self.across).signum();
-        (at - self.middle).dot(self.across) * side
+        (at - self.middle).dot(self.across) * self.way_from(start)
     }
 }
 
@@ -181,7 +186,7 @@ impl Walker {
         let Some(door) = self.via else {
             return self.goal;
         };
-        let side = (door.middle - self.start).dot(door.across).signum();
+        let side = door.way_from(self.start);
         let going = door.across * side;
         let through = door.way_through(at, going, self.radius);
         let after = through + going;
