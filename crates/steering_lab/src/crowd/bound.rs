@@ -56,15 +56,19 @@ pub struct BestOrder {
 /// assert_eq!(best.order.len(), 50);
 /// ```
 pub fn door_bound(scene: &CrowdScene, headway: f32, switch: f32) -> Option<BestOrder> {
+    let ways = door_model(scene, headway, switch)?;
+    Some(best_order(&ways, headway, switch))
+}
+
+/// Everyone at the door ([`at_door`]), if someone goes through it and
+/// `headway` and `switch` are positive, finite times.
+fn door_model(scene: &CrowdScene, headway: f32, switch: f32) -> Option<[Vec<AtDoor>; 2]> {
     let positive = |t: f32| t.is_finite() && t > 0.0;
     if !(positive(headway) && positive(switch)) {
         return None;
     }
     let ways = at_door(scene);
-    if ways.iter().all(Vec::is_empty) {
-        return None;
-    }
-    Some(best_order(&ways, headway, switch))
+    (!ways.iter().all(Vec::is_empty)).then_some(ways)
 }
 
 /// How many of `scene`'s people arrive within three times their
@@ -120,14 +124,7 @@ fn serve(
     switch: f32,
     turn: impl Fn(&[VecDeque<AtDoor>; 2], usize, f32, usize) -> bool,
 ) -> Option<usize> {
-    let positive = |t: f32| t.is_finite() && t > 0.0;
-    if !(positive(headway) && positive(switch)) {
-        return None;
-    }
-    let mut queues = at_door(scene).map(VecDeque::from);
-    if queues.iter().all(VecDeque::is_empty) {
-        return None;
-    }
+    let mut queues = door_model(scene, headway, switch)?.map(VecDeque::from);
     let mut last: Option<usize> = None;
     let (mut free_at, mut run, mut in_time) = (f32::NEG_INFINITY, 0, 0);
     while let Some(way) = match last {

@@ -69,7 +69,12 @@ impl DoorTurns {
     /// through; those of the old way within [`FINISHING`] of the wall, or
     /// in the door, then go on until their bodies are [`THROUGH`] it.
     pub fn step(&mut self, sides: &[f32], past: &[f32], right_of_way: &mut [bool]) {
-        let people = 0..self.crossed.len().min(sides.len()).min(past.len());
+        let people = 0..self
+            .crossed
+            .len()
+            .min(sides.len())
+            .min(past.len())
+            .min(right_of_way.len());
         if self.way == 0.0 {
             let nearest = people
                 .clone()
@@ -176,8 +181,8 @@ mod tests {
     }
 
     /// Those who do not pass the door never have its right of way; of two
-    /// as near it, the first listed has it first; fewer places than people
-    /// are taken as they come.
+    /// as near it, the first listed has it first; slices shorter than the
+    /// people are taken as far as they go, without a panic.
     #[test]
     fn those_not_passing_it_have_no_say() {
         let mut door = DoorTurns::new(0, 3);
@@ -190,5 +195,8 @@ mod tests {
         door.step(&[-1.0, 1.0], &[-2.0, -2.0], &mut way);
         assert_eq!(door.way(), -1.0);
         assert_eq!(way, [true, false]);
+        let mut way = [false; 1];
+        door.step(&[-1.0, 1.0], &[-1.0, -2.0], &mut way);
+        assert_eq!(way, [true]);
     }
 }
