@@ -4,11 +4,14 @@
 //! they see each other coming, pass on the right, queue at the doors, and
 //! no two bodies ever overlap. The crowd panel tunes the avoidance live
 //! (or turns it off, to see what the crowd does without), with how fast
-//! people walk, and the debug view can draw each person's soonest meeting.
+//! people walk; it can make the doors take turns (`TakeTurns`: one way
+//! at a time, an arrow showing which), and the debug view can draw each
+//! person's soonest meeting.
 //!
 //! ```sh
 //! cargo run --example crowd
 //! cargo run --example crowd -- --seconds 20 --screenshot crowd.png --report crowd.json
+//! cargo run --example crowd -- --turns
 //! ```
 
 use std::path::PathBuf;
@@ -56,6 +59,9 @@ struct Args {
     /// Draw each person's soonest meeting from the start.
     #[arg(long)]
     foresight: bool,
+    /// The doors take turns from the start.
+    #[arg(long)]
+    turns: bool,
     /// The seed, and an unattended run.
     #[command(flatten)]
     run: RunArgs,
@@ -163,6 +169,8 @@ impl Route {
 #[derive(Resource, Clone, Copy, PartialEq)]
 struct CrowdPanel {
     avoid: bool,
+    /// Whether the doors take turns.
+    turns: bool,
     rules: AvoidParams,
 }
 
@@ -205,6 +213,7 @@ fn main() -> AppExit {
         })
         .insert_resource(CrowdPanel {
             avoid: true,
+            turns: args.turns,
             rules: AvoidParams::default(),
         })
         .insert_resource(Walls::new())
@@ -222,7 +231,11 @@ fn main() -> AppExit {
         .add_systems(EguiPrimaryContextPass, panel)
         .add_systems(
             Update,
-            (apply_panel, write_report.run_if(common::report_due)),
+            (
+                apply_panel,
+                draw_door_ways,
+                write_report.run_if(common::report_due),
+            ),
         );
     app.run()
 }
@@ -290,14 +303,31 @@ fn walk_routes(mut people: Query<(&Position, &mut Route, &mut Behavior)>) {
     }
 }
 
-/// The panel's avoidance on everyone: their rules, or none.
+/// The panel's avoidance on everyone (their rules, or none), and the doors
+/// taking turns or not.
 fn apply_panel(
     mut commands: Commands,
     panel: Res<CrowdPanel>,
     people: Query<(Entity, Option<&AvoidAgents>), With<Route>>,
+    doors: Query<Entity, With<TakeTurns>>,
 ) {
     if !panel.is_changed() {
         return;
+    }
+    match (panel.turns, doors.is_empty()) {
+        (true, true) => {
+            for door in DOORS {
+                let (a, b) = (
+                    Vec2::new(DIVIDE, door + DOOR_HALF),
+                    Vec2::new(DIVIDE, door - DOOR_HALF),
+                );
+                commands.spawn((TakeTurns::between(a, b), Position(Vec2::ZERO)));
+            }
+        }
+        (false, false) => doors
+            .iter()
+            .for_each(|door| commands.entity(door).despawn()),
+        _ => {}
     }
     for (person, avoid) in &people {
         match (panel.avoid, avoid) {
@@ -342,6 +372,10 @@ fn panel(
                     egui::Slider::new(&mut edited.rules.keep_right, 0.0..=1.0).text("keep right"),
                 );
             });
+            ui.add_enabled(
+                edited.avoid,
+                egui::Checkbox::new(&mut edited.turns, "doors take turns (TakeTurns)"),
+            );
             ui.separator();
             ui.add(egui::Slider::new(&mut agent.max_speed, 10.0..=150.0).text("speed (px/s)"));
             ui.add(egui::Slider::new(&mut agent.response_time, 0.05..=1.5).text("response (s)"));
@@ -358,6 +392,16 @@ fn panel(
         draw.foresight = foresight;
     }
     Ok(())
+}
+
+/// An arrow through each door taking turns, the way it lets people through.
+fn draw_door_ways(mut gizmos: Gizmos, doors: Query<(&TakeTurns, &DoorTurn)>) {
+    for (door, turn) in &doors {
+        if let Some(way) = turn.way() {
+            let middle = (door.posts[0] + door.posts[1]) / 2.0;
+            gizmos.arrow_2d(middle - way * 24.0, middle + way * 24.0, Color::WHITE);
+        }
+    }
 }
 
 /// Each step, the deepest two bodies, or a body and a wall, went into each

@@ -126,7 +126,7 @@ fn a_plugin_step_allocates_nothing_more_than_an_empty_world() {
 }
 
 /// A walled square of `n` wandering people who avoid each other and the
-/// walls, on one compute thread, warmed up.
+/// walls, and pass a door taking turns, on one compute thread, warmed up.
 fn crowd_app(n: usize) -> App {
     let settings = SteeringSettings {
         agent: crowd::person(0.5, 1.3),
@@ -144,6 +144,13 @@ fn crowd_app(n: usize) -> App {
         let wall = Obstacle::wall(corners[i], corners[(i + 1) % 4]);
         app.world_mut().spawn((wall, Position(Vec2::ZERO)));
     }
+    // A door taking turns across the middle, which those wandering across
+    // it pass.
+    let door = TakeTurns::between(
+        Vec2::new(side / 2.0, 1.0),
+        Vec2::new(side / 2.0, side - 1.0),
+    );
+    app.world_mut().spawn((door, Position(Vec2::ZERO)));
     let across = (n as f32).sqrt().ceil() as usize;
     for k in 0..n {
         let at = Vec2::new((k % across) as f32, (k / across) as f32) * 2.0 + 2.0;

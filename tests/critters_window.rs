@@ -721,17 +721,25 @@ fn the_levels_squad_walks_in_a_column_between_rocks_and_forms_up_after() {
 /// groups are drawn, the crowd's panel beside the plaza and not over it;
 /// people crossed through the doors, and no two bodies, nor a body and a
 /// wall, ever went into each other by more than a centimetre (0.16 px, at
-/// the demo's 16 px a metre).
+/// the demo's 16 px a metre). The same with the doors taking turns
+/// (`--turns`), and their white arrows drawn in the doors.
 #[test]
 fn the_crowd_crosses_the_plaza_without_a_body_in_another() {
     if !display_available() {
         return;
     }
+    for turns in [false, true] {
+        crowd_crosses_the_plaza(turns);
+    }
+}
+
+fn crowd_crosses_the_plaza(turns: bool) {
     let (shot, report) = (temp_path("crowd.png"), temp_path("crowd.json"));
     under_xvfb(&format!(
-        "\"$CROWD\" --seed 5 --seconds 20 --screenshot '{}' --report '{}'",
+        "\"$CROWD\" --seed 5 --seconds 20 --screenshot '{}' --report '{}'{}",
         shot.display(),
-        report.display()
+        report.display(),
+        if turns { " --turns" } else { "" }
     ));
     let (width, height, pixels) = read_png(&shot);
     assert_eq!((width, height), (1000, 700));
@@ -753,6 +761,9 @@ fn the_crowd_crosses_the_plaza_without_a_body_in_another() {
         let seen = in_plaza(color);
         assert!(seen >= least, "the plaza shows {seen} px of {name}");
     }
+    // The doors' arrows: white, in the plaza, only when they take turns.
+    let arrows = in_plaza([255, 255, 255]);
+    assert_eq!(arrows >= 40, turns, "{arrows} px of arrows, turns {turns}");
     let panel = [27, 27, 27];
     let (beside, over) = (0..700).flat_map(|y| (0..1000).map(move |x| (x, y))).fold(
         (0, 0),

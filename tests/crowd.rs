@@ -77,12 +77,13 @@ fn bodies_never_overlap_where_crowds_press() {
     }
 }
 
-/// A door passed both ways that takes turns (runs of 16, right of way to
-/// the way that has it, which may use the whole door): all 50 through, and
-/// at least 5 more within three times their straight line than through
-/// the door left to the crowd (as written 32 / 34 against 24 / 24 at 60 /
-/// 144 Hz; from 16 moved starts 30.4 ± 2.5 / 34.7 ± 1.8 against 17.4 ±
-/// 5.3 / 21.8 ± 4.3, BENCHMARKS.md, "The door takes turns").
+/// A door passed both ways that takes turns (the plugin's `TakeTurns`:
+/// runs of 16, right of way to the way that has it, which may use the
+/// whole door): all 50 through, and at least 5 more within three times
+/// their straight line than through the door left to the crowd (as written
+/// 34 / 33 against 24 / 24 at 60 / 144 Hz; from 16 moved starts 34.1 ±
+/// 2.6 / 36.8 ± 2.0 against 17.4 ± 5.3 / 21.8 ± 4.3, BENCHMARKS.md, "The
+/// door's turns in the plugin").
 #[test]
 fn a_door_taking_turns_lets_more_through_in_time() {
     for hz in [60.0, 144.0] {
@@ -95,6 +96,69 @@ fn a_door_taking_turns_lets_more_through_in_time() {
             turns.within_3x,
             left.within_3x
         );
+    }
+}
+
+/// The plugin's door taking turns, alone with two people: the nearer,
+/// from the west, has the door first; the one from the east waits without
+/// right of way until the first is through, then has it; both arrive, and
+/// their bodies never overlap.
+#[test]
+fn a_door_lets_the_nearest_through_then_the_other_way() {
+    use bevy::prelude::*;
+    use bevy_reynolds::Position;
+    use bevy_reynolds::prelude::*;
+    use steering_lab::{headless_app, run_steps};
+
+    for hz in [60.0, 144.0] {
+        let settings = SteeringSettings {
+            agent: crowd::person(0.5, 1.3),
+            ..default()
+        };
+        let mut app = headless_app(hz, 1, settings);
+        let world = app.world_mut();
+        let (north, south) = (Vec2::new(0.0, 1.0), Vec2::new(0.0, -1.0));
+        let door = world.spawn(TakeTurns::between(north, south)).id();
+        world.spawn(Obstacle::wall(north, Vec2::new(0.0, 20.0)));
+        world.spawn(Obstacle::wall(south, Vec2::new(0.0, -20.0)));
+        let mut walker = |from: Vec2, to: Vec2| {
+            world
+                .spawn((
+                    Behavior::Arrive(Target::Point(to)),
+                    Position(from),
+                    AvoidAgents::default(),
+                ))
+                .id()
+        };
+        let west = walker(Vec2::new(-1.5, 0.2), Vec2::new(6.0, 0.2));
+        let east = walker(Vec2::new(2.5, -0.2), Vec2::new(-6.0, -0.2));
+        let (mut first_way, mut east_had_it) = (None, false);
+        let mut closest = f32::INFINITY;
+        run_steps(&mut app, (hz * 20.0) as u64, |world| {
+            let turn = world.get::<DoorTurn>(door).expect("the door's turns");
+            let at = |agent| world.get::<Position>(agent).expect("an agent").0;
+            first_way = first_way.or(turn.way());
+            if turn.has_way(east) {
+                assert!(
+                    at(west).x > 0.0,
+                    "at {hz} Hz: the east's before the west is through"
+                );
+                east_had_it = true;
+            }
+            closest = closest.min(at(west).distance(at(east)));
+        });
+        assert_eq!(first_way, Some(Vec2::X), "at {hz} Hz");
+        assert!(east_had_it, "at {hz} Hz: the east never had the door");
+        let at = |agent| app.world().get::<Position>(agent).expect("an agent").0;
+        assert!(
+            at(west).distance(Vec2::new(6.0, 0.2)) < crowd::ARRIVED,
+            "at {hz} Hz"
+        );
+        assert!(
+            at(east).distance(Vec2::new(-6.0, -0.2)) < crowd::ARRIVED,
+            "at {hz} Hz"
+        );
+        assert!(closest >= 1.0 - OVERLAP, "at {hz} Hz: {closest}");
     }
 }
 
@@ -321,6 +385,43 @@ mod hostile {
         // Pushed apart at the force cap, 380 px/s², from a standstill: a
         // fraction of a pixel in the first few steps.
         assert!(spread > 0.1, "they did not part: {spread}");
+    }
+
+    /// Ten thousand on one point, all heading through a door taking turns
+    /// just ahead of them: the door sees them coming and gives them its
+    /// way, and no position or velocity turns NaN.
+    #[test]
+    fn ten_thousand_at_a_door_stay_finite() {
+        let mut app = headless_app(60.0, 1, SteeringSettings::default());
+        let at = Vec2::new(500.0, 350.0);
+        let door = app
+            .world_mut()
+            .spawn(TakeTurns::between(
+                at + Vec2::new(20.0, 30.0),
+                at + Vec2::new(20.0, -30.0),
+            ))
+            .id();
+        let mut agents = Vec::new();
+        for _ in 0..10_000 {
+            let agent = app.world_mut().spawn((
+                SteeringParams {
+                    radius: 8.0,
+                    ..default()
+                },
+                Behavior::Seek(Target::Point(at + Vec2::new(400.0, 0.0))),
+                AvoidAgents::default(),
+                Position(at),
+            ));
+            agents.push(agent.id());
+        }
+        run_steps(&mut app, 3, |_| {});
+        let turn = app.world().get::<DoorTurn>(door).expect("the door's turns");
+        assert_eq!(turn.way(), Some(Vec2::X));
+        assert!(agents.iter().all(|&a| turn.has_way(a)));
+        let mut query = app.world_mut().query::<(&Position, &Velocity)>();
+        for (p, v) in query.iter(app.world()) {
+            assert!(p.is_finite() && v.is_finite(), "{p:?} {v:?}");
+        }
     }
 
     proptest! {

@@ -315,6 +315,25 @@ fn obstacle() -> impl Strategy<Value = (Obstacle, Vec2, bool)> {
     )
 }
 
+/// A door taking turns, hostile numbers and all (a run of 0, posts on one
+/// point), placed as obstacles are.
+fn door() -> impl Strategy<Value = (TakeTurns, Vec2, bool)> {
+    (
+        (vec2(), vec2(), any::<u32>(), hostile(), any::<u8>()),
+        vec2(),
+        any::<bool>(),
+    )
+        .prop_map(|((a, b, run, reach, right_of_way), at, by_position)| {
+            let door = TakeTurns {
+                run,
+                reach,
+                right_of_way,
+                ..TakeTurns::between(a, b)
+            };
+            (door, at, by_position)
+        })
+}
+
 fn rect() -> impl Strategy<Value = Option<Rect>> {
     proptest::option::weighted(
         0.7,
@@ -333,6 +352,7 @@ enum Op {
     Spawn(Box<AgentSpec>),
     Push(usize, Vec2, Priority),
     Obstacle(Obstacle, Vec2, bool),
+    Door(TakeTurns, Vec2, bool),
     MoveObstacle(usize, Vec2),
 }
 
@@ -347,8 +367,20 @@ fn op() -> impl Strategy<Value = Op> {
         1 => agent().prop_map(|spec| Op::Spawn(Box::new(spec))),
         2 => (0usize..40, vec2(), priority()).prop_map(|(a, f, p)| Op::Push(a, f, p)),
         2 => obstacle().prop_map(|(o, at, by_position)| Op::Obstacle(o, at, by_position)),
+        1 => door().prop_map(|(d, at, by_position)| Op::Door(d, at, by_position)),
         1 => (0usize..40, vec2()).prop_map(|(i, at)| Op::MoveObstacle(i, at)),
     ]
+}
+
+/// Spawns `thing` at `at`, placed by a Position or by a Transform.
+fn place(world: &mut World, thing: impl Bundle, at: Vec2, by_position: bool) -> Entity {
+    if by_position {
+        world.spawn((thing, Position(at))).id()
+    } else {
+        world
+            .spawn((thing, Transform::from_translation(at.extend(0.0))))
+            .id()
+    }
 }
 
 /// A force a game's own behavior adds this step, at a priority.
@@ -555,13 +587,10 @@ fn run_world(initial: Vec<AgentSpec>, ops: Vec<Op>) -> Result<(), TestCaseError>
                 }
             }
             Op::Obstacle(obstacle, at, by_position) => {
-                let placed = if by_position {
-                    app.world_mut().spawn((obstacle, Position(at)))
-                } else {
-                    app.world_mut()
-                        .spawn((obstacle, Transform::from_translation(at.extend(0.0))))
-                };
-                obstacles.push(placed.id());
+                obstacles.push(place(app.world_mut(), obstacle, at, by_position));
+            }
+            Op::Door(door, at, by_position) => {
+                obstacles.push(place(app.world_mut(), door, at, by_position));
             }
             Op::MoveObstacle(i, at) => {
                 if let Some(&e) = obstacles.get(i % obstacles.len().max(1)) {

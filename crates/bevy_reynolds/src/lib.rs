@@ -33,7 +33,7 @@ pub use agent::{
     SteeringSeed, SteeringSettings, Target, Trail, TrailClock, Velocity, WanderAngle, WanderRng,
     Weighted, Writeback,
 };
-pub use crowd::{AvoidAgents, SteeringCrowdPlugin};
+pub use crowd::{AvoidAgents, DoorTurn, SteeringCrowdPlugin, TakeTurns};
 pub use flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
 pub use formation::{
     Formation, FormationPlace, FormationShape, FormationState, InFormation, SteeringFormationPlugin,
@@ -192,7 +192,7 @@ pub mod prelude {
         SteeringForce, SteeringLengthUnit, SteeringParams, SteeringSettings, Target, Trail,
         WanderAngle, WanderRng, Weighted, Writeback,
     };
-    pub use crate::crowd::{AvoidAgents, SteeringCrowdPlugin};
+    pub use crate::crowd::{AvoidAgents, DoorTurn, SteeringCrowdPlugin, TakeTurns};
     pub use crate::flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
     pub use crate::formation::{
         Formation, FormationPlace, FormationShape, FormationState, InFormation,

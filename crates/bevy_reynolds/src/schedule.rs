@@ -34,7 +34,8 @@ pub enum SteeringSystems {
     /// [`MeasuredVelocity`](crate::MeasuredVelocity) is measured, and the
     /// capabilities' indexes are made: the
     /// [`NeighborGrid`](crate::NeighborGrid) (when an agent flocks) and the
-    /// [`ObstacleIndex`](crate::ObstacleIndex).
+    /// [`ObstacleIndex`](crate::ObstacleIndex); then each
+    /// [`TakeTurns`](crate::TakeTurns) door's turns are taken.
     Prepare,
     /// The plugins' own behaviors add their steering to each agent's
     /// [`SteeringAccumulator`](crate::SteeringAccumulator), in this order:
@@ -77,6 +78,9 @@ pub(crate) enum StepSystems {
     Measure,
     /// The neighbor grid and the obstacle index made.
     Index,
+    /// Doors' turns taken ([`TakeTurns`](crate::TakeTurns)): who has
+    /// right of way in them.
+    TakeTurns,
     /// Navigating agents' routes planned, on the walkable ground made
     /// again if an obstacle changed.
     PlanRoutes,
@@ -125,6 +129,7 @@ impl StepSystems {
                 Self::Settings,
                 Self::Measure,
                 Self::Index,
+                Self::TakeTurns,
                 Self::PlanRoutes,
                 Self::Form,
             ],

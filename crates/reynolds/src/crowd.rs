@@ -12,6 +12,7 @@
 //! ([`contact`]).
 
 pub mod contact;
+pub mod turns;
 
 use crate::level::Shape;
 use crate::math::{

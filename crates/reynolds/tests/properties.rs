@@ -675,3 +675,51 @@ proptest! {
         prop_assert!(at.is_finite() && way.is_finite());
     }
 }
+
+proptest! {
+    /// A door taking turns, any floats at all in: no panic; a door's line
+    /// only between two finite posts apart, its directions unit vectors;
+    /// someone judged coming is before the wall, within reach; the door's
+    /// way is one of the two, or none, and with none nobody has its right
+    /// of way.
+    #[test]
+    fn a_door_taking_turns_takes_any_input(
+        a in vec(any_float()),
+        b in vec(any_float()),
+        people in proptest::collection::vec(
+            (vec(any_float()), proptest::option::of(vec(-2.0f32..2.0)), vec(any_float()), any_float()),
+            0..12,
+        ),
+        run in any::<u32>(),
+        steps in 1usize..4,
+    ) {
+        use reynolds::crowd::turns::{DoorLine, DoorTurns, Passer};
+        let Some(line) = DoorLine::between(a, b) else {
+            prop_assert!(!(a.is_finite() && b.is_finite()) || a == b || direction(b - a) == Vec2::ZERO);
+            return Ok(());
+        };
+        prop_assert!((line.along.length() - 1.0).abs() < 1e-4, "{line:?}");
+        prop_assert!((line.across.length() - 1.0).abs() < 1e-4, "{line:?}");
+        let reach = 3.0 * line.half_width;
+        let mut passers = Vec::new();
+        for (key, &(at, near, heading, radius)) in people.iter().enumerate() {
+            // Anywhere, or near the door, in its widths.
+            let at = near.map_or(at, |offset| line.middle + offset * 2.0 * line.half_width);
+            if let Some(from) = line.coming(at, direction(heading), radius, reach) {
+                let past = line.past(at, from);
+                prop_assert!(from == 1 || from == -1);
+                prop_assert!(past <= 0.0, "{past}");
+                prop_assert!(at.distance(line.middle) <= reach * 1.001, "{at} {line:?}");
+                passers.push(Passer::coming(key as u64, from, past, radius));
+            }
+        }
+        let mut door = DoorTurns::new();
+        for _ in 0..steps {
+            door.step(run, &mut passers);
+            prop_assert!([-1, 0, 1].contains(&door.way()));
+        }
+        if door.way() == 0 {
+            prop_assert!(passers.iter().all(|p| !p.right_of_way));
+        }
+    }
+}

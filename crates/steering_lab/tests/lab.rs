@@ -441,15 +441,16 @@ fn the_cli_runs_a_level_and_reports_it() {
 }
 
 /// The crowd lab's circle of 250 (enough agents that avoidance splits
-/// between threads) on one thread and two, each in its own process (Bevy
-/// makes its compute pool once a process): the same positions to the bit.
+/// between threads), and its door taking turns (the plugin's `TakeTurns`),
+/// on one thread and two, each in its own process (Bevy makes its compute
+/// pool once a process): the same positions to the bit.
 #[test]
 fn a_crowd_gives_the_same_bits_on_one_thread_and_two() {
-    let hash = |threads: &str| {
+    let hash = |scene: &str, threads: &str| {
         let (code, out, err) = lab(&[
             "crowd",
             "--scene",
-            "circle-250",
+            scene,
             "--method",
             "avoid",
             "--threads",
@@ -457,10 +458,12 @@ fn a_crowd_gives_the_same_bits_on_one_thread_and_two() {
         ]);
         assert_eq!(code, 0, "{err}");
         let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
-        assert_eq!(json["reached"], 250, "{json}");
+        assert_eq!(json["reached"], json["agents"], "{json}");
         json["positions_hash"].as_str().expect("a hash").to_owned()
     };
-    assert_eq!(hash("1"), hash("2"));
+    for scene in ["circle-250", "doorway-turns"] {
+        assert_eq!(hash(scene, "1"), hash(scene, "2"), "{scene}");
+    }
 }
 
 /// `steering-lab crowd` says when the last arrived, and only if everyone

@@ -66,6 +66,8 @@ pub(super) fn avoid_agents(
                 return;
             };
             let rules = avoid.rules.sanitized();
+            // Its own, or more where a door lets it through.
+            let my_way = avoiding.right_of_way(entity).unwrap_or(avoid.right_of_way);
             let (at, velocity, radius) = grid.agent(slot);
             // What the rest of its steering asks for this step.
             let wanted = velocity
@@ -105,7 +107,7 @@ pub(super) fn avoid_agents(
                 let their_way = avoiding.right_of_way(grid.entity(other));
                 let share = match their_way {
                     Some(_) if near => 0.5,
-                    _ => share_of_avoiding(avoid.right_of_way, their_way),
+                    _ => share_of_avoiding(my_way, their_way),
                 };
                 if share == 0.0 {
                     return;

@@ -3,14 +3,18 @@
 //! neighbor's in the [`NeighborGrid`](crate::NeighborGrid), or one of the
 //! level's obstacles, and steers away from that touching before it comes,
 //! in the same steering sum as its other behaviors; after the step, its
-//! body is kept out of theirs (the core's [`reynolds::crowd`]).
+//! body is kept out of theirs (the core's [`reynolds::crowd`]). A
+//! [`TakeTurns`] door lets a crowd through one way at a time.
 
 mod avoid;
 mod contact;
 mod prepare;
+mod turns;
 
 use bevy::prelude::*;
 use reynolds::crowd::AvoidParams;
+
+pub use turns::{DoorTurn, TakeTurns};
 
 use crate::agent::{Priority, SteeringAgent};
 use crate::flocking::add_neighbor_grid;
@@ -107,7 +111,10 @@ impl Default for AvoidAgents {
 /// its behaviors, flocking, path and the level's look-ahead; and its body
 /// kept out of theirs in
 /// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate), after
-/// the step. It reads the [`NeighborGrid`](crate::NeighborGrid), which it
+/// the step. Before the behaviors, in
+/// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare), each
+/// [`TakeTurns`] door gives right of way to those it lets through. It
+/// reads the [`NeighborGrid`](crate::NeighborGrid), which it
 /// keeps while any agent avoids (and adds, if
 /// [`SteeringFlockingPlugin`](crate::SteeringFlockingPlugin) has not).
 #[derive(Debug, Clone, Copy, Default)]
@@ -117,6 +124,8 @@ impl Plugin for SteeringCrowdPlugin {
     fn build(&self, app: &mut App) {
         let schedule = SteeringSchedule::of(app, "SteeringCrowdPlugin");
         app.register_type::<AvoidAgents>()
+            .register_type::<TakeTurns>()
+            .register_type::<DoorTurn>()
             .init_resource::<prepare::Avoiding>()
             // It keeps clear of obstacles too, and the level's look-ahead
             // leaves them to it; again when it stops avoiding.
@@ -129,6 +138,11 @@ impl Plugin for SteeringCrowdPlugin {
                     (prepare::report_avoiders, prepare::ask_for_neighbors)
                         .chain()
                         .in_set(StepSystems::Measure),
+                    turns::report_doors.in_set(StepSystems::Settings),
+                    turns::take_turns
+                        .run_if(any_with_component::<TakeTurns>)
+                        .run_if(any_with_component::<AvoidAgents>)
+                        .in_set(StepSystems::TakeTurns),
                     avoid::avoid_agents
                         .run_if(any_with_component::<AvoidAgents>)
                         .in_set(StepSystems::AvoidAgents),

@@ -28,6 +28,16 @@ impl Avoiding {
         }
     }
 
+    /// Raises the right of way of `entity`, if it avoids, by `by` (up to
+    /// 254): a door's turns ([`TakeTurns`](super::TakeTurns)).
+    pub(super) fn raise(&mut self, entity: Entity, by: u8) {
+        if let Some(way) = self.ways.get_mut(entity.index_u32() as usize)
+            && *way > 0
+        {
+            *way = way.saturating_add(by);
+        }
+    }
+
     /// What `entity` meant to do in its last step, if it avoids (else
     /// neither resting nor heading anywhere).
     #[inline]

@@ -5,13 +5,12 @@
 //! is measured the same way: who arrived, how often and how deep bodies
 //! overlapped, and the time and path against the straight line. Where a
 //! door passed both ways takes turns (a game's rule, not the crowd's:
-//! [`DoorTurns`]), it gives the plugin's crowd right of way.
+//! the plugin's [`TakeTurns`](bevy_reynolds::TakeTurns)), it gives the plugin's crowd right of way.
 
 mod bound;
 mod orca;
 mod plugin;
 pub mod scenes;
-pub mod turns;
 
 use std::time::Instant;
 
@@ -23,7 +22,6 @@ use serde_json::json;
 pub use bound::{BestOrder, RunBound, door_bound, door_by_patience, door_in_bursts, run_bound};
 pub use plugin::{PERSON_LOOK_AHEAD, PERSON_MAX_FORCE, PERSON_RESPONSE_TIME, person};
 pub use scenes::{CrowdScene, Door, MAX_JITTER, NAMES, Walker, scene};
-pub use turns::DoorTurns;
 
 /// How a scene's people avoid each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults;
 use bevy_reynolds::{DEFAULT_SEED, Position};
 
-use super::{CrowdScene, Door, DoorTurns, Method, Walker};
+use super::{CrowdScene, Door, Method, Walker};
 use crate::scenario::{headless_app_with_threads, run_steps};
 
 /// A person: the chapter's agent at a walking speed (its slowing radius
@@ -81,95 +81,55 @@ pub fn stepper(
             agent.id()
         })
         .collect();
+    // The door passed both ways takes turns, given to the plugin's crowd
+    // (ORCA has no right of way, and passes it as it would any door).
+    let door = scene
+        .door_turns
+        .filter(|_| method == Method::Avoid)
+        .and_then(|run| {
+            let door = scene
+                .walkers
+                .iter()
+                .find_map(|w| w.via.filter(|d| d.two_way))?;
+            let along = door.across.perp() * door.half_width;
+            let turns = TakeTurns {
+                run: run as u32,
+                ..TakeTurns::between(door.middle + along, door.middle - along)
+            };
+            Some(world.spawn((turns, Position(Vec2::ZERO))).id())
+        });
     let walkers = scene.walkers.clone();
     let mut stages = vec![0; walkers.len()];
-    let mut turns = Turns::new(scene, method);
+    let mut had_way = vec![false; walkers.len()];
+    let mut has_way = vec![false; walkers.len()];
     move |positions: &mut Vec<Vec2>| {
         run_steps(&mut app, 1, |_| {});
         let world = app.world_mut();
         for (p, &agent) in positions.iter_mut().zip(&agents) {
             *p = world.get::<Position>(agent).map_or(Vec2::NAN, |p| p.0);
         }
-        if let Some(turns) = &mut turns {
-            turns.step(&walkers, positions);
+        if let Some(turns) = door.and_then(|door| world.get::<DoorTurn>(door)) {
+            for (has, &agent) in has_way.iter_mut().zip(&agents) {
+                *has = turns.has_way(agent);
+            }
         }
         for (i, (&at, &agent)) in positions.iter().zip(&agents).enumerate() {
             let mut walker = walkers[i];
-            let changed = turns.as_ref().is_some_and(|t| t.changed(i));
-            if let Some(turns) = &turns {
-                if changed {
-                    let way = walker.right_of_way.saturating_add(turns.has_way(i).into());
-                    if let Some(mut avoid) = world.get_mut::<AvoidAgents>(agent) {
-                        avoid.right_of_way = way;
-                    }
-                }
-                // Those the door lets through may use all of it.
-                if turns.has_way(i) {
-                    walker.via = walker.via.map(|door| Door {
-                        two_way: false,
-                        ..door
-                    });
-                }
+            // Those the door lets through may use all of it.
+            if has_way[i] {
+                walker.via = walker.via.map(|door| Door {
+                    two_way: false,
+                    ..door
+                });
             }
+            let changed = had_way[i] != has_way[i];
+            had_way[i] = has_way[i];
             let stage = stages[i];
             let behavior = heading_for(&walker, at, &mut stages[i]);
             if stages[i] != stage || changed {
                 world.entity_mut(agent).insert(behavior);
             }
         }
-    }
-}
-
-/// A door taking turns ([`DoorTurns`]) and whom it gives right of way.
-struct Turns {
-    door: DoorTurns,
-    sides: Vec<f32>,
-    past: Vec<f32>,
-    right_of_way: Vec<bool>,
-    before: Vec<bool>,
-}
-
-impl Turns {
-    /// For `scene`'s door passed both ways, if it takes turns and `method`
-    /// has right of way.
-    fn new(scene: &CrowdScene, method: Method) -> Option<Self> {
-        let run = scene.door_turns.filter(|_| method == Method::Avoid)?;
-        let people = scene.walkers.len();
-        let sides = scene
-            .walkers
-            .iter()
-            .map(|walker| match walker.via {
-                Some(door) if door.two_way => door.way_from(walker.start),
-                _ => 0.0,
-            })
-            .collect();
-        Some(Self {
-            door: DoorTurns::new(run, people),
-            sides,
-            past: vec![0.0; people],
-            right_of_way: vec![false; people],
-            before: vec![false; people],
-        })
-    }
-
-    /// A step of the door, with everyone `at` their places.
-    fn step(&mut self, walkers: &[Walker], at: &[Vec2]) {
-        for ((past, walker), &at) in self.past.iter_mut().zip(walkers).zip(at) {
-            *past = walker.via.map_or(0.0, |door| door.past(walker.start, at));
-        }
-        self.before.clone_from(&self.right_of_way);
-        self.door
-            .step(&self.sides, &self.past, &mut self.right_of_way);
-    }
-
-    /// Whether person `i` has the door's right of way.
-    fn has_way(&self, i: usize) -> bool {
-        self.right_of_way[i]
-    }
-
-    /// Whether person `i`'s right of way changed in the last step.
-    fn changed(&self, i: usize) -> bool {
-        self.before[i] != self.right_of_way[i]
     }
 }
 

@@ -221,7 +221,8 @@ pub struct CrowdScene {
     /// How long it runs, if not as long as [`seconds`](Self::seconds) says.
     pub time_limit: Option<f32>,
     /// Whether the door people pass both ways takes turns, and how many it
-    /// lets through one way before the other ([`DoorTurns`](super::DoorTurns)):
+    /// lets through one way before the other (the plugin's
+    /// [`TakeTurns`](bevy_reynolds::TakeTurns)):
     /// a rule of the door, given to the plugin's crowd as right of way (ORCA
     /// has none, and passes it as it would any door).
     pub door_turns: Option<usize>,

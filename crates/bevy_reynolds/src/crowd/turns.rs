@@ -1,0 +1,242 @@
+//! Doors that take turns: each step, who is coming to each [`TakeTurns`]
+//! door, which way has it, and right of way for those it lets through.
+
+use bevy::prelude::*;
+use reynolds::crowd::turns::{DoorLine, DoorTurns, Passer};
+
+use super::prepare::Avoiding;
+use crate::agent::{GroundPlane, Position};
+use crate::flocking::NeighborGrid;
+use crate::level::placer;
+use crate::math::Vector;
+
+/// A narrow door that crowds pass both ways, taking turns: one way has it
+/// for a run of people, then the other, as a game's rule for a door might.
+/// Those of the way that has it get more right of way
+/// ([`AvoidAgents::right_of_way`](crate::AvoidAgents::right_of_way)) while
+/// they go through and until they are clear of its mouth, so those of the
+/// other way give way and wait. A crowd left to itself cannot take turns:
+/// nobody in it sees the whole door.
+///
+/// In the crowd lab's two-way door (2 m wide, 25 people a side) it brought
+/// 33 and 34 of the 50 through within three times their straight line,
+/// against 24 with the door left to the crowd and 4 to 9 for ORCA
+/// (BENCHMARKS.md, "The door's turns in the plugin"); it is for doors
+/// about a body wide each way (in wider ones both ways pass at once, and
+/// turns do not help). It changes only right of way:
+/// the agents' own steering (a route, a path, a seek) still takes them to
+/// and through the door, and letting those with the door use all of it
+/// (not keeping right) helps; [`DoorTurn::has_way`] says who has it.
+///
+/// Someone is coming to the door when, within [`reach`](Self::reach) of
+/// its middle, the rest of their steering takes them towards its wall
+/// (within 60° of straight across) along a line that meets the wall in
+/// the opening. Only [`AvoidAgents`](crate::AvoidAgents) agents are seen.
+/// The door starts with the way of whoever is nearest, and turns once its
+/// way has had its [`run`](Self::run), or has nobody left to come, while
+/// someone waits on the other side; those already in its mouth finish
+/// first.
+///
+/// The posts are placed as an [`Obstacle`](crate::Obstacle)'s points are:
+/// relative to the entity's [`Position`], or through its
+/// [`GlobalTransform`] on the ground. The walls beside the door are the
+/// level's obstacles, as usual.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_reynolds::prelude::*;
+/// # let mut world = World::new();
+/// // A 2 m door in a wall along the y axis, and the wall either side.
+/// let (a, b) = (Vec2::new(0.0, 1.0), Vec2::new(0.0, -1.0));
+/// world.spawn(TakeTurns::between(a, b));
+/// world.spawn(Obstacle::wall(a, Vec2::new(0.0, 20.0)));
+/// world.spawn(Obstacle::wall(b, Vec2::new(0.0, -20.0)));
+/// ```
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(DoorTurn)]
+pub struct TakeTurns {
+    /// The door's two posts: the ends of its opening.
+    pub posts: [Vector; 2],
+    /// How many go through one way before it turns to the other, if anyone
+    /// waits there (at least one). 16: in the lab's door, runs of 12 to 25
+    /// did about as well, 8 worse.
+    pub run: u32,
+    /// How far from the door's middle it sees people coming, in door
+    /// widths: 1.5 (3 m for a 2 m door; from 3 to 8 m measured alike).
+    pub reach: f32,
+    /// How much right of way it adds for those it lets through: 1.
+    pub right_of_way: u8,
+}
+
+impl TakeTurns {
+    /// A door between posts `a` and `b`, in runs of 16.
+    pub fn between(a: Vector, b: Vector) -> Self {
+        Self {
+            posts: [a, b],
+            run: 16,
+            reach: 1.5,
+            right_of_way: 1,
+        }
+    }
+
+    /// Why the door would do nothing, or see with its default reach, if it
+    /// would; `None` if it is fine.
+    pub fn problem(&self) -> Option<String> {
+        let [a, b] = self.posts;
+        if DoorLine::between(a, b).is_none() {
+            Some(format!(
+                "TakeTurns.posts must be two different finite points, not {a:?} and {b:?}; \
+                 the door takes no turns"
+            ))
+        } else if !(self.reach.is_finite() && self.reach > 0.0) {
+            Some(format!(
+                "TakeTurns.reach must be above 0 and finite, not {:?}; using 1.5",
+                self.reach
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// The reach in door widths, 1.5 where it is bad.
+    fn sanitized_reach(&self) -> f32 {
+        if self.reach.is_finite() && self.reach > 0.0 {
+            self.reach
+        } else {
+            1.5
+        }
+    }
+}
+
+/// Whom a [`TakeTurns`] door sees and lets through, kept by the plugin.
+#[derive(Component, Reflect, Debug, Default, Clone)]
+#[reflect(Component, Debug, Default)]
+pub struct DoorTurn {
+    /// Its opening on the ground, where it was in the last step.
+    #[reflect(ignore)]
+    line: Option<DoorLine>,
+    /// Which way has it.
+    #[reflect(ignore)]
+    turns: DoorTurns,
+    /// Those it saw in the last step, by entity.
+    #[reflect(ignore)]
+    passers: Vec<Passer>,
+    /// Those it saw the step before: kept to reuse its memory.
+    #[reflect(ignore)]
+    before: Vec<Passer>,
+}
+
+impl DoorTurn {
+    /// The direction through the door of those it lets through (a unit
+    /// vector on the ground), if anyone is coming.
+    pub fn way(&self) -> Option<Vector> {
+        let line = self.line?;
+        match self.turns.way() {
+            0 => None,
+            way => Some(line.across * f32::from(way)),
+        }
+    }
+
+    /// Whether the door gave `agent` right of way in the last step.
+    pub fn has_way(&self, agent: Entity) -> bool {
+        self.passer(agent).is_some_and(|p| p.right_of_way)
+    }
+
+    /// Whether `agent` was seen coming to, in, or just through the door in
+    /// the last step.
+    pub fn sees(&self, agent: Entity) -> bool {
+        self.passer(agent).is_some()
+    }
+
+    fn passer(&self, agent: Entity) -> Option<&Passer> {
+        let key = agent.to_bits();
+        let i = self.passers.binary_search_by_key(&key, |p| p.key).ok()?;
+        Some(&self.passers[i])
+    }
+}
+
+/// A warning for each door whose posts or reach are bad, when it is added
+/// or changed.
+pub(super) fn report_doors(doors: Query<(Entity, &TakeTurns), Changed<TakeTurns>>) {
+    for (entity, door) in &doors {
+        if let Some(problem) = door.problem() {
+            warn!("door {entity}: {problem}");
+        }
+    }
+}
+
+/// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare),
+/// after the grid is made: each door sees who is coming, takes its turns,
+/// and raises the right of way of those it lets through for this step's
+/// avoiding. Doors are visited in the query's order and each one's people
+/// in entity order, so the result does not depend on the thread count.
+pub(super) fn take_turns(
+    grid: Res<NeighborGrid>,
+    ground: Res<GroundPlane>,
+    mut avoiding: ResMut<Avoiding>,
+    mut doors: Query<(
+        &TakeTurns,
+        &mut DoorTurn,
+        Option<&Position>,
+        Option<&GlobalTransform>,
+    )>,
+) {
+    for (door, mut state, position, global) in &mut doors {
+        let DoorTurn {
+            line,
+            turns,
+            passers,
+            before,
+        } = &mut *state;
+        let place = placer(*ground, position, global);
+        *line = DoorLine::between(place(door.posts[0]), place(door.posts[1]));
+        std::mem::swap(passers, before);
+        passers.clear();
+        let Some(line) = *line else {
+            *turns = DoorTurns::new();
+            continue;
+        };
+        let reach = 2.0 * line.half_width * door.sanitized_reach();
+        grid.for_each_within(line.middle, reach, |slot, _, _| {
+            let entity = grid.entity(slot);
+            if avoiding.right_of_way(entity).is_none() {
+                return;
+            }
+            let (at, _, radius) = grid.agent(slot);
+            let heading = avoiding.intent(entity).heading;
+            let key = entity.to_bits();
+            let seen = before
+                .binary_search_by_key(&key, |p| p.key)
+                .ok()
+                .map(|i| before[i]);
+            let passer = match seen {
+                Some(p) => {
+                    // One not yet through who turns away from the door is
+                    // no longer coming (unless finishing its way through).
+                    let away = heading.dot(line.across) * f32::from(p.from) < 0.0;
+                    if away && !p.crossed && !p.finishing {
+                        return;
+                    }
+                    Passer {
+                        past: line.past(at, p.from),
+                        radius,
+                        ..p
+                    }
+                }
+                None => match line.coming(at, heading, radius, reach) {
+                    Some(from) => Passer::coming(key, from, line.past(at, from), radius),
+                    None => return,
+                },
+            };
+            if passer.still_near() {
+                passers.push(passer);
+            }
+        });
+        passers.sort_unstable_by_key(|p| p.key);
+        turns.step(door.run, passers);
+        for p in passers.iter().filter(|p| p.right_of_way) {
+            avoiding.raise(Entity::from_bits(p.key), door.right_of_way);
+        }
+    }
+}
