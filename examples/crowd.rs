@@ -209,6 +209,8 @@ fn main() -> AppExit {
             foresight: args.foresight,
             obstacle_color: WALL,
             radii_color: FAINT,
+            // The doors' ways, when they take turns (there are no paths).
+            path_color: Color::WHITE,
             ..default()
         })
         .insert_resource(CrowdPanel {
@@ -231,11 +233,7 @@ fn main() -> AppExit {
         .add_systems(EguiPrimaryContextPass, panel)
         .add_systems(
             Update,
-            (
-                apply_panel,
-                draw_door_ways,
-                write_report.run_if(common::report_due),
-            ),
+            (apply_panel, write_report.run_if(common::report_due)),
         );
     app.run()
 }
@@ -392,16 +390,6 @@ fn panel(
         draw.foresight = foresight;
     }
     Ok(())
-}
-
-/// An arrow through each door taking turns, the way it lets people through.
-fn draw_door_ways(mut gizmos: Gizmos, doors: Query<(&TakeTurns, &DoorTurn)>) {
-    for (door, turn) in &doors {
-        if let Some(way) = turn.way() {
-            let middle = (door.posts[0] + door.posts[1]) / 2.0;
-            gizmos.arrow_2d(middle - way * 24.0, middle + way * 24.0, Color::WHITE);
-        }
-    }
 }
 
 /// Each step, the deepest two bodies, or a body and a wall, went into each

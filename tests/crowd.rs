@@ -162,6 +162,59 @@ fn a_door_lets_the_nearest_through_then_the_other_way() {
     }
 }
 
+/// On the XZ ground, a door placed by its transform (turned a quarter
+/// about the up axis): its posts are where the transform puts them, and
+/// one walking through it along the ground's x has its way.
+#[test]
+fn a_door_on_the_xz_ground_is_where_its_transform_puts_it() {
+    use bevy::prelude::*;
+    use bevy_reynolds::prelude::*;
+    use steering_lab::{headless_app, run_steps};
+
+    let settings = SteeringSettings {
+        agent: crowd::person(0.5, 1.3),
+        ..default()
+    };
+    let mut app = headless_app(60.0, 1, settings);
+    app.insert_resource(GroundPlane::Xz)
+        .add_plugins(TransformPlugin);
+    let world = app.world_mut();
+    // Posts 1 m either side of the door's middle along its local x; the
+    // quarter turn puts them along the world's z, at x = 10.
+    let door = world
+        .spawn((
+            TakeTurns::between(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)),
+            Transform::from_xyz(10.0, 0.0, 5.0)
+                .with_rotation(Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)),
+        ))
+        .id();
+    let walker = world
+        .spawn((
+            Behavior::Seek(Target::Point(Vec2::new(20.0, 5.0))),
+            Transform::from_xyz(8.0, 0.0, 5.2),
+            AvoidAgents::default(),
+        ))
+        .id();
+    run_steps(&mut app, 10, |_| {});
+    let turn = app.world().get::<DoorTurn>(door).expect("the door's turns");
+    let (a, b) = turn.opening().expect("its opening");
+    let z = |p: Vec2| p.y;
+    assert!(
+        (a.x - 10.0).abs() < 1e-4 && (b.x - 10.0).abs() < 1e-4,
+        "{a} {b}"
+    );
+    assert!(
+        (z(a).min(z(b)) - 4.0).abs() < 1e-4 && (z(a).max(z(b)) - 6.0).abs() < 1e-4,
+        "{a} {b}"
+    );
+    assert!(
+        turn.way().is_some_and(|way| way.distance(Vec2::X) < 1e-4),
+        "{:?}",
+        turn.way()
+    );
+    assert!(turn.has_way(walker));
+}
+
 /// A queue through a door: 25 people from one side all get through a door
 /// 2 m wide, slowing behind those in front rather than pressing into them;
 /// and one person standing in a door steps aside for one walking through

@@ -1,8 +1,8 @@
 //! Debug drawing (feature `render`): agent bodies, trails, the radii around
 //! a target, velocity and desired-velocity arrows, each crowd agent's
 //! soonest meeting, and a level's obstacles, walls, paths, each follower's
-//! aim, each navigating agent's route and each agent's avoidance
-//! look-ahead.
+//! aim, each navigating agent's route, the way each door taking turns lets
+//! people through, and each agent's avoidance look-ahead.
 //!
 //! On the XY plane (2D games) it draws meshes, tessellated with lyon, and
 //! stays cheap with many agents: every body shares one mesh, and one
@@ -63,7 +63,8 @@ pub struct DebugDraw {
     /// step), every [`FollowPath`](crate::FollowPath)'s path and the point its follower aims
     /// at, what is left of each [`Navigate`](crate::Navigate) agent's
     /// route, and each formation member's place (a dot), in the agent's
-    /// color.
+    /// color; and through each [`TakeTurns`](crate::TakeTurns) door, an
+    /// arrow the way it lets people through, in the paths' color.
     pub level: bool,
     /// The line each agent looks along for obstacles, as long as it looks.
     pub look_ahead: bool,

@@ -12,7 +12,7 @@ use super::{AgentColor, DebugDraw};
 use crate::agent::{
     DesiredVelocity, GroundPlane, Position, SteeringAgent, SteeringLengthUnit, Trail, Velocity,
 };
-use crate::crowd::AvoidAgents;
+use crate::crowd::{AvoidAgents, DoorTurn};
 use crate::flocking::NeighborGrid;
 use crate::formation::FormationPlace;
 use crate::level::{AvoidanceMemory, FollowPath, ObstacleIndex};
@@ -45,8 +45,8 @@ fn pixel(unit: Option<&SteeringLengthUnit>) -> f32 {
 }
 
 /// The level: obstacles and walls, paths and each follower's aim, each
-/// navigating agent's route, formation places and, if asked, each agent's
-/// look-ahead.
+/// navigating agent's route, formation places, the way each door taking
+/// turns lets people through and, if asked, each agent's look-ahead.
 #[derive(SystemParam)]
 #[allow(clippy::type_complexity)]
 pub(super) struct LevelScene<'w, 's> {
@@ -67,6 +67,7 @@ pub(super) struct LevelScene<'w, 's> {
         ),
     >,
     members: Query<'w, 's, (&'static FormationPlace, Option<&'static AgentColor>)>,
+    doors: Query<'w, 's, &'static DoorTurn>,
 }
 
 impl LevelScene<'_, '_> {
@@ -123,6 +124,12 @@ impl LevelScene<'_, '_> {
             for (place, color) in &self.members {
                 if let Some((at, _)) = place.place {
                     canvas.disc(at, 2.0 * px, 8, linear(color));
+                }
+            }
+            for door in &self.doors {
+                if let (Some((a, b)), Some(way)) = (door.opening(), door.way()) {
+                    let (middle, half) = ((a + b) / 2.0, a.distance(b) / 2.0);
+                    canvas.arrow(middle - way * half, middle + way * half, 2.0 * px, road);
                 }
             }
         }
