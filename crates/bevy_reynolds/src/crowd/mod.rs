@@ -138,10 +138,8 @@ impl Plugin for SteeringCrowdPlugin {
                     (prepare::report_avoiders, prepare::ask_for_neighbors)
                         .chain()
                         .in_set(StepSystems::Measure),
-                    turns::report_doors.in_set(StepSystems::Settings),
                     turns::take_turns
                         .run_if(any_with_component::<TakeTurns>)
-                        .run_if(any_with_component::<AvoidAgents>)
                         .in_set(StepSystems::TakeTurns),
                     avoid::avoid_agents
                         .run_if(any_with_component::<AvoidAgents>)

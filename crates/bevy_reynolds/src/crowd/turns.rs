@@ -164,25 +164,19 @@ impl DoorTurn {
     }
 }
 
-/// A warning for each door whose posts or reach are bad, when it is added
-/// or changed.
-pub(super) fn report_doors(doors: Query<(Entity, &TakeTurns), Changed<TakeTurns>>) {
-    for (entity, door) in &doors {
-        if let Some(problem) = door.problem() {
-            warn!("door {entity}: {problem}");
-        }
-    }
-}
-
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare),
-/// after the grid is made: each door sees who is coming, takes its turns,
-/// and raises the right of way of those it lets through for this step's
-/// avoiding. Doors are visited in the query's order and each one's people
-/// in entity order, so the result does not depend on the thread count.
+/// after the grid is made: a warning for each door whose posts or reach
+/// are bad, when it is added or changed; then each door sees who is
+/// coming, takes its turns, and raises the right of way of those it lets
+/// through for this step's avoiding. Doors are visited in the query's
+/// order and each one's people in entity order, so the result does not
+/// depend on the thread count. (One system, run only while there are
+/// doors: each system a step costs every app some thousand instructions.)
 pub(super) fn take_turns(
     grid: Res<NeighborGrid>,
     ground: Res<GroundPlane>,
     mut avoiding: ResMut<Avoiding>,
+    changed: Query<(Entity, &TakeTurns), Changed<TakeTurns>>,
     mut doors: Query<(
         &TakeTurns,
         &mut DoorTurn,
@@ -190,6 +184,11 @@ pub(super) fn take_turns(
         Option<&GlobalTransform>,
     )>,
 ) {
+    for (entity, door) in &changed {
+        if let Some(problem) = door.problem() {
+            warn!("door {entity}: {problem}");
+        }
+    }
     for (door, mut state, position, global) in &mut doors {
         let DoorTurn {
             line,
@@ -245,6 +244,34 @@ pub(super) fn take_turns(
         turns.step(door.run, passers);
         for p in passers.iter().filter(|p| p.right_of_way) {
             avoiding.raise(Entity::from_bits(p.key), door.right_of_way);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bad posts and a bad reach are named in the warning; a good door has
+    /// no problem.
+    #[test]
+    fn a_bad_door_says_which_field() {
+        let (a, b) = (Vector::new(0.0, 1.0), Vector::new(0.0, -1.0));
+        assert_eq!(TakeTurns::between(a, b).problem(), None);
+        for posts in [(a, a), (a, Vector::NAN), (Vector::INFINITY, b)] {
+            let problem = TakeTurns::between(posts.0, posts.1).problem();
+            assert!(problem.is_some_and(|p| p.contains("TakeTurns.posts")));
+        }
+        for reach in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+            let door = TakeTurns {
+                reach,
+                ..TakeTurns::between(a, b)
+            };
+            assert!(
+                door.problem()
+                    .is_some_and(|p| p.contains("TakeTurns.reach"))
+            );
+            assert_eq!(door.sanitized_reach(), 1.5);
         }
     }
 }
