@@ -12,6 +12,16 @@ fn run(name: &str, method: Method, hz: f64, threads: usize) -> CrowdReport {
     crowd::run(&scene, method, hz, Some(threads))
 }
 
+/// A headless app at `hz` whose agents are people 1 m across walking at
+/// 1.3 m/s, as in the crowd lab.
+fn people_app(hz: f64) -> bevy::app::App {
+    let settings = bevy_reynolds::SteeringSettings {
+        agent: crowd::person(0.5, 1.3),
+        ..Default::default()
+    };
+    steering_lab::headless_app(hz, 1, settings)
+}
+
 /// Two people meeting head-on, at right angles, one overtaking the other,
 /// and at a box's corner: both arrive, their bodies never overlap, within
 /// 1.3 times the straight line's time, at 60 and 144 steps a second.
@@ -108,14 +118,10 @@ fn a_door_lets_the_nearest_through_then_the_other_way() {
     use bevy::prelude::*;
     use bevy_reynolds::Position;
     use bevy_reynolds::prelude::*;
-    use steering_lab::{headless_app, run_steps};
+    use steering_lab::run_steps;
 
     for hz in [60.0, 144.0] {
-        let settings = SteeringSettings {
-            agent: crowd::person(0.5, 1.3),
-            ..default()
-        };
-        let mut app = headless_app(hz, 1, settings);
+        let mut app = people_app(hz);
         let world = app.world_mut();
         let (north, south) = (Vec2::new(0.0, 1.0), Vec2::new(0.0, -1.0));
         let door = world.spawn(TakeTurns::between(north, south)).id();
@@ -169,13 +175,9 @@ fn a_door_lets_the_nearest_through_then_the_other_way() {
 fn a_door_on_the_xz_ground_is_where_its_transform_puts_it() {
     use bevy::prelude::*;
     use bevy_reynolds::prelude::*;
-    use steering_lab::{headless_app, run_steps};
+    use steering_lab::run_steps;
 
-    let settings = SteeringSettings {
-        agent: crowd::person(0.5, 1.3),
-        ..default()
-    };
-    let mut app = headless_app(60.0, 1, settings);
+    let mut app = people_app(60.0);
     app.insert_resource(GroundPlane::Xz)
         .add_plugins(TransformPlugin);
     let world = app.world_mut();
@@ -243,15 +245,11 @@ fn who_has_right_of_way_walks_straight_on() {
     use bevy::prelude::*;
     use bevy_reynolds::Position;
     use bevy_reynolds::prelude::*;
-    use steering_lab::{headless_app, run_steps};
+    use steering_lab::run_steps;
 
     // The most each strays from its straight line, in metres.
     let strays = |first: u8, second: u8| {
-        let settings = SteeringSettings {
-            agent: crowd::person(0.5, 1.3),
-            ..default()
-        };
-        let mut app = headless_app(60.0, 1, settings);
+        let mut app = people_app(60.0);
         let mut walker = |from: f32, right_of_way: u8| {
             app.world_mut()
                 .spawn((
@@ -298,13 +296,9 @@ fn people_standing_close_at_their_goals_stay_there() {
     use bevy::prelude::*;
     use bevy_reynolds::Position;
     use bevy_reynolds::prelude::*;
-    use steering_lab::{headless_app, run_steps};
+    use steering_lab::run_steps;
 
-    let settings = SteeringSettings {
-        agent: crowd::person(0.5, 1.3),
-        ..default()
-    };
-    let mut app = headless_app(60.0, 1, settings);
+    let mut app = people_app(60.0);
     let mut standing = Vec::new();
     for i in 0..4 {
         for j in 0..4 {

@@ -10,6 +10,9 @@ use crate::flocking::NeighborGrid;
 use crate::level::placer;
 use crate::math::Vector;
 
+/// How far a door sees people coming by default, in door widths.
+const REACH: f32 = 1.5;
+
 /// A narrow door that crowds pass both ways, taking turns: one way has it
 /// for a run of people, then the other, as a game's rule for a door might.
 /// Those of the way that has it get more right of way
@@ -75,7 +78,7 @@ impl TakeTurns {
         Self {
             posts: [a, b],
             run: 16,
-            reach: 1.5,
+            reach: REACH,
             right_of_way: 1,
         }
     }
@@ -89,9 +92,9 @@ impl TakeTurns {
                 "TakeTurns.posts must be two different finite points, not {a:?} and {b:?}; \
                  the door takes no turns"
             ))
-        } else if !(self.reach.is_finite() && self.reach > 0.0) {
+        } else if self.good_reach().is_none() {
             Some(format!(
-                "TakeTurns.reach must be above 0 and finite, not {:?}; using 1.5",
+                "TakeTurns.reach must be above 0 and finite, not {:?}; using {REACH}",
                 self.reach
             ))
         } else {
@@ -99,13 +102,9 @@ impl TakeTurns {
         }
     }
 
-    /// The reach in door widths, 1.5 where it is bad.
-    fn sanitized_reach(&self) -> f32 {
-        if self.reach.is_finite() && self.reach > 0.0 {
-            self.reach
-        } else {
-            1.5
-        }
+    /// The reach in door widths, if it is above 0 and finite.
+    fn good_reach(&self) -> Option<f32> {
+        (self.reach.is_finite() && self.reach > 0.0).then_some(self.reach)
     }
 }
 
@@ -149,12 +148,6 @@ impl DoorTurn {
     /// Whether the door gave `agent` right of way in the last step.
     pub fn has_way(&self, agent: Entity) -> bool {
         self.passer(agent).is_some_and(|p| p.right_of_way)
-    }
-
-    /// Whether `agent` was seen coming to, in, or just through the door in
-    /// the last step.
-    pub fn sees(&self, agent: Entity) -> bool {
-        self.passer(agent).is_some()
     }
 
     fn passer(&self, agent: Entity) -> Option<&Passer> {
@@ -204,7 +197,7 @@ pub(super) fn take_turns(
             *turns = DoorTurns::new();
             continue;
         };
-        let reach = 2.0 * line.half_width * door.sanitized_reach();
+        let reach = 2.0 * line.half_width * door.good_reach().unwrap_or(REACH);
         grid.for_each_within(line.middle, reach, |slot, _, _| {
             let entity = grid.entity(slot);
             if avoiding.right_of_way(entity).is_none() {
@@ -271,7 +264,7 @@ mod tests {
                 door.problem()
                     .is_some_and(|p| p.contains("TakeTurns.reach"))
             );
-            assert_eq!(door.sanitized_reach(), 1.5);
+            assert_eq!(door.good_reach(), None);
         }
     }
 }
