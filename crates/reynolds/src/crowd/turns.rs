@@ -331,6 +331,26 @@ mod tests {
         assert_eq!(way, [true]);
     }
 
+    /// Once everyone of the way that had it is gone, the door starts again:
+    /// it waits with nobody near, and the nearest of those who come next has
+    /// it, however far through its run the old way was.
+    #[test]
+    fn a_door_left_empty_starts_again_with_the_nearest() {
+        let mut door = DoorTurns::new();
+        let mut first = passers(&[(1, 0.0)]);
+        step(&mut door, 2, &mut first, &[-1.0]);
+        step(&mut door, 2, &mut first, &[0.5]);
+        assert_eq!(door.way(), 1);
+        // Clear of the door and out of its sight: nobody has it.
+        door.step(2, &mut []);
+        assert_eq!(door.way(), 0);
+        // One more of the old way comes, and one of the other way nearer.
+        let mut next = passers(&[(1, 0.0), (-1, 0.0)]);
+        let way = step(&mut door, 2, &mut next, &[-2.0, -1.0]);
+        assert_eq!(door.way(), -1);
+        assert_eq!(way, [false, true]);
+    }
+
     /// Coming: heading for the opening, within 60° of straight across, from
     /// within reach; not along the wall, nor for the wall beside it.
     #[test]
