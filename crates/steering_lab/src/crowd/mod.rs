@@ -97,6 +97,12 @@ pub struct CrowdReport {
     /// How many arrived within three times their straight-line time (the
     /// two-way door's bar).
     pub within_3x: usize,
+    /// Of those through a door who did not arrive within three times: how
+    /// many went through it too late (or never) to make it walking straight on at
+    /// their speed (the door's order and pace lost them), and how many
+    /// went through in time and were held up after it. Where the time goes
+    /// in a door's scene.
+    pub late_through_door: (usize, usize),
     /// When the last arrived, in seconds, if everyone did: with a long
     /// `--seconds`, how long the scene takes whatever its own run.
     pub all_arrived_at: Option<f32>,
@@ -139,6 +145,8 @@ impl CrowdReport {
             "time_ratio_median": round(self.time_ratio.0),
             "time_ratio_max": round(self.time_ratio.1),
             "within_3x": self.within_3x,
+            "late_at_door": self.late_through_door.0,
+            "late_after_door": self.late_through_door.1,
             "all_arrived_s": self.all_arrived_at.map(|t| (f64::from(t) * 10.0).round() / 10.0),
             "path_ratio_median": round(self.path_ratio),
             "ms_per_step": (self.ms_per_step * 1000.0).round() / 1000.0,
@@ -182,7 +190,7 @@ pub fn run_traced(
         let start = Instant::now();
         stepper(&mut positions);
         step_times.push(start.elapsed().as_secs_f64() * 1e3);
-        tally.record(step as f32 * dt, &positions);
+        tally.record(scene, step as f32 * dt, &positions);
         trace(step, &positions);
         if tally.all_arrived() {
             break;
@@ -202,6 +210,8 @@ struct Tally {
     last: Vec<Vec2>,
     path: Vec<f32>,
     arrived: Vec<Option<f32>>,
+    /// When and where each first had their centre past their door's wall.
+    through: Vec<Option<(f32, Vec2)>>,
     grid: NeighborGrid<u32>,
     collisions: u64,
     pairs: std::collections::HashSet<(u32, u32)>,
@@ -220,6 +230,7 @@ impl Tally {
             last: scene.walkers.iter().map(|w| w.start).collect(),
             path: vec![0.0; scene.walkers.len()],
             arrived: vec![None; scene.walkers.len()],
+            through: vec![None; scene.walkers.len()],
             grid: NeighborGrid::default(),
             collisions: 0,
             pairs: Default::default(),
@@ -234,8 +245,16 @@ impl Tally {
         self.arrived.iter().all(Option::is_some)
     }
 
-    fn record(&mut self, time: f32, positions: &[Vec2]) {
+    fn record(&mut self, scene: &CrowdScene, time: f32, positions: &[Vec2]) {
         for (i, &p) in positions.iter().enumerate() {
+            let walker = &scene.walkers[i];
+            if self.through[i].is_none()
+                && walker
+                    .via
+                    .is_some_and(|door| door.past(walker.start, p) > 0.0)
+            {
+                self.through[i] = Some((time, p));
+            }
             if !p.is_finite() {
                 self.non_finite += 1;
                 continue;
@@ -289,14 +308,26 @@ impl Tally {
 
     fn report(&self, scene: &CrowdScene, method: Method, hz: f64, ms_per_step: f64) -> CrowdReport {
         let (mut times, mut paths, mut times_reached) = (Vec::new(), Vec::new(), 0);
-        let mut within_3x = 0;
+        let (mut within_3x, mut late_through_door) = (0, (0, 0));
         for (i, walker) in scene.walkers.iter().enumerate() {
+            let deadline = 3.0 * walker.straight_time();
+            let too_short = walker.straight_length() < 2.0 * ARRIVED + 1.0;
+            let in_time = self.arrived[i].is_some_and(|t| too_short || t <= deadline);
+            within_3x += usize::from(in_time);
+            match (in_time || walker.via.is_none(), self.through[i]) {
+                (true, _) => {}
+                (false, None) => late_through_door.0 += 1,
+                (false, Some((t, at))) => {
+                    let walk_on = (at.distance(walker.goal) - ARRIVED).max(0.0) / walker.speed;
+                    if t + walk_on > deadline {
+                        late_through_door.0 += 1;
+                    } else {
+                        late_through_door.1 += 1;
+                    }
+                }
+            }
             if let Some(t) = self.arrived[i] {
                 times_reached += 1;
-                let too_short = walker.straight_length() < 2.0 * ARRIVED + 1.0;
-                if too_short || t <= 3.0 * walker.straight_time() {
-                    within_3x += 1;
-                }
                 if too_short {
                     // Too short a way for a ratio to mean anything.
                     continue;
@@ -323,6 +354,7 @@ impl Tally {
             deepest_wall: self.deepest_wall.max(0.0),
             time_ratio: (median(&times), times.last().copied().unwrap_or(f32::NAN)),
             within_3x,
+            late_through_door,
             all_arrived_at: self
                 .arrived
                 .iter()
@@ -332,5 +364,51 @@ impl Tally {
             non_finite: self.non_finite,
             positions_hash: 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One walking 10 m through a door at the origin (a deadline of three
+    /// times 7.7 s), placed by hand at the times given, and what the tally
+    /// makes of their lateness: (at the door, after it).
+    fn lateness(places: &[(f32, Vec2)]) -> (usize, usize) {
+        let door = Door::in_wall_along_y(Vec2::ZERO);
+        let scene = CrowdScene {
+            name: "door-solo",
+            walkers: vec![Walker::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0)).via(door)],
+            walls: vec![],
+            time_limit: None,
+            door_turns: None,
+        };
+        let mut tally = Tally::new(&scene);
+        for &(time, at) in places {
+            tally.record(&scene, time, &[at]);
+        }
+        tally
+            .report(&scene, Method::Avoid, 60.0, 0.0)
+            .late_through_door
+    }
+
+    #[test]
+    fn the_late_are_told_apart_by_when_they_went_through_the_door() {
+        let (before, after, there) = (
+            Vec2::new(-0.1, 0.0),
+            Vec2::new(0.1, 0.0),
+            Vec2::new(5.0, 0.0),
+        );
+        // In time: not late at all.
+        assert_eq!(
+            lateness(&[(3.0, before), (4.0, after), (10.0, there)]),
+            (0, 0)
+        );
+        // Through at 20 s, 4.4 m and 3.4 s from arriving: late at the door.
+        assert_eq!(lateness(&[(20.0, after), (30.0, there)]), (1, 0));
+        // Through at 5 s, in at 30 s: held up after it.
+        assert_eq!(lateness(&[(5.0, after), (30.0, there)]), (0, 1));
+        // Never through: late at the door.
+        assert_eq!(lateness(&[(5.0, before)]), (1, 0));
     }
 }
