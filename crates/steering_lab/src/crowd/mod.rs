@@ -97,11 +97,11 @@ pub struct CrowdReport {
     /// How many arrived within three times their straight-line time (the
     /// two-way door's bar).
     pub within_3x: usize,
-    /// Of those through a door who did not arrive within three times: how
-    /// many went through it too late (or never) to make it walking straight on at
-    /// their speed (the door's order and pace lost them), and how many
-    /// went through in time and were held up after it. Where the time goes
-    /// in a door's scene.
+    /// Of those whose way goes through a door and who did not arrive within
+    /// three times: how many went through it too late (or never) to make it
+    /// walking straight on at their speed (the door's order and pace lost
+    /// them), and how many went through in time and were held up after it.
+    /// Where the time goes in a door's scene.
     pub late_through_door: (usize, usize),
     /// When the last arrived, in seconds, if everyone did: with a long
     /// `--seconds`, how long the scene takes whatever its own run.
@@ -247,6 +247,10 @@ impl Tally {
 
     fn record(&mut self, scene: &CrowdScene, time: f32, positions: &[Vec2]) {
         for (i, &p) in positions.iter().enumerate() {
+            if !p.is_finite() {
+                self.non_finite += 1;
+                continue;
+            }
             let walker = &scene.walkers[i];
             if self.through[i].is_none()
                 && walker
@@ -254,10 +258,6 @@ impl Tally {
                     .is_some_and(|door| door.past(walker.start, p) > 0.0)
             {
                 self.through[i] = Some((time, p));
-            }
-            if !p.is_finite() {
-                self.non_finite += 1;
-                continue;
             }
             self.path[i] += p.distance(self.last[i]);
             self.last[i] = p;
@@ -314,16 +314,15 @@ impl Tally {
             let too_short = walker.straight_length() < 2.0 * ARRIVED + 1.0;
             let in_time = self.arrived[i].is_some_and(|t| too_short || t <= deadline);
             within_3x += usize::from(in_time);
-            match (in_time || walker.via.is_none(), self.through[i]) {
-                (true, _) => {}
-                (false, None) => late_through_door.0 += 1,
-                (false, Some((t, at))) => {
-                    let walk_on = (at.distance(walker.goal) - ARRIVED).max(0.0) / walker.speed;
-                    if t + walk_on > deadline {
-                        late_through_door.0 += 1;
-                    } else {
-                        late_through_door.1 += 1;
-                    }
+            if !in_time && walker.via.is_some() {
+                // Through too late (or never) even walking straight on.
+                let at_door = self.through[i].is_none_or(|(t, at)| {
+                    t + (at.distance(walker.goal) - ARRIVED).max(0.0) / walker.speed > deadline
+                });
+                if at_door {
+                    late_through_door.0 += 1;
+                } else {
+                    late_through_door.1 += 1;
                 }
             }
             if let Some(t) = self.arrived[i] {
