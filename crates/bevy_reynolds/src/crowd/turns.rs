@@ -140,9 +140,8 @@ impl DoorTurn {
     /// The door's two posts on the ground, where they were in the last step
     /// (`None` if they are bad, or before its first step).
     pub fn opening(&self) -> Option<(Vector, Vector)> {
-        let line = self.line?;
-        let half = line.along * line.half_width;
-        Some((line.middle - half, line.middle + half))
+        let [a, b] = self.line?.posts();
+        Some((a, b))
     }
 
     /// Whether the door gave `agent` right of way in the last step.

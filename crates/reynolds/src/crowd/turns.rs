@@ -55,6 +55,13 @@ impl DoorLine {
         })
     }
 
+    /// The two posts: the ends of the opening, in the order given to
+    /// [`between`](Self::between).
+    pub fn posts(&self) -> [Vector; 2] {
+        let half = self.along * self.half_width;
+        [self.middle - half, self.middle + half]
+    }
+
     /// Which way someone at `at` goes through the door: +1 along `across`
     /// (they stand behind it), −1 against it; 0 on the wall's line or for a
     /// place that is not finite.
@@ -374,5 +381,13 @@ mod tests {
         assert_eq!(door.coming(at, Vector::X, 0.5, f32::NAN), None);
         assert!(DoorLine::between(Vector::ONE, Vector::ONE).is_none());
         assert!(DoorLine::between(Vector::NAN, Vector::ONE).is_none());
+    }
+
+    /// A door's posts are the two it was made between, in their order.
+    #[test]
+    fn a_door_gives_back_its_posts() {
+        let (a, b) = (Vector::new(3.0, -1.0), Vector::new(-1.0, 2.0));
+        let [first, second] = DoorLine::between(a, b).unwrap().posts();
+        assert!(first.distance(a) < 1e-6 && second.distance(b) < 1e-6);
     }
 }

@@ -240,9 +240,9 @@ fn at_door(scene: &CrowdScene) -> [Vec<AtDoor>; 2] {
     let mut ways: [Vec<AtDoor>; 2] = [Vec::new(), Vec::new()];
     for walker in &scene.walkers {
         let Some(door) = walker.via else { continue };
-        let side = door.way_from(walker.start);
-        let through = door.way_through(walker.start, door.across * side, walker.radius);
-        ways[usize::from(side < 0.0)].push(AtDoor {
+        let going = door.going_from(walker.start);
+        let through = door.way_through(walker.start, going, walker.radius);
+        ways[usize::from(going.dot(door.line.across) < 0.0)].push(AtDoor {
             reaches: walker.start.distance(through) / walker.speed,
             then_takes: (through.distance(walker.goal) - ARRIVED).max(0.0) / walker.speed,
             deadline: 3.0 * walker.straight_time(),

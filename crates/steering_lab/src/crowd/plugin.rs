@@ -91,10 +91,10 @@ pub fn stepper(
                 .walkers
                 .iter()
                 .find_map(|w| w.via.filter(|d| d.two_way))?;
-            let along = door.across.perp() * door.half_width;
+            let [a, b] = door.line.posts();
             let turns = TakeTurns {
                 run: run as u32,
-                ..TakeTurns::between(door.middle + along, door.middle - along)
+                ..TakeTurns::between(a, b)
             };
             Some(world.spawn((turns, Position(Vec2::ZERO))).id())
         });

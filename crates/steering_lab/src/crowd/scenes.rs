@@ -4,6 +4,7 @@
 //! hallways, bottlenecks), written here from their descriptions.
 
 use bevy::math::Vec2;
+use bevy_reynolds::reynolds::crowd::turns::DoorLine;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -32,28 +33,26 @@ pub struct Walker {
     pub right_of_way: u8,
 }
 
-/// A door in a wall: its middle, which way is across it, how wide, and
-/// whether people pass it both ways.
+/// A door in a wall, and whether people pass it both ways: the routes a
+/// game's pathfinding would give through it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Door {
-    /// The middle of the doorway.
-    pub middle: Vec2,
-    /// A unit vector across the wall, through the door.
-    pub across: Vec2,
-    /// Half its width.
-    pub half_width: f32,
+    /// Its opening, as the plugin's doors see theirs: its middle, which
+    /// way is across the wall, how wide.
+    pub line: DoorLine,
     /// Whether it is passed both ways: then routes through it keep right,
     /// as a traffic rule would have them (each way has half the door).
     pub two_way: bool,
 }
 
 impl Door {
-    /// The door 2 m wide in a wall along y, at `middle`, passed one way.
+    /// The door 2 m wide in a wall along y, at `middle`, passed one way
+    /// (east along its `across`).
     pub fn in_wall_along_y(middle: Vec2) -> Self {
+        let line = DoorLine::between(middle + Vec2::Y, middle - Vec2::Y)
+            .expect("a door's posts 2 m apart");
         Self {
-            middle,
-            across: Vec2::X,
-            half_width: 1.0,
+            line,
             two_way: false,
         }
     }
@@ -72,15 +71,15 @@ impl Door {
     /// passed both ways, on its right half.
     pub fn way_through(&self, at: Vec2, going: Vec2, radius: f32) -> Vec2 {
         let (left, lowest, highest) = self.lane(going, radius);
-        let lateral = (at - self.middle).dot(left).clamp(lowest, highest);
-        self.middle + left * lateral
+        let lateral = (at - self.line.middle).dot(left).clamp(lowest, highest);
+        self.line.middle + left * lateral
     }
 
     /// Where in the door a body's centre may pass: from `lowest` to
     /// `highest` along `left`, to the left of `going` from the middle.
     fn lane(&self, going: Vec2, radius: f32) -> (Vec2, f32, f32) {
         let left = going.perp();
-        let room = (self.half_width - radius).max(0.0);
+        let room = (self.line.half_width - radius).max(0.0);
         // Both ways: the body wholly on the right of the middle, if it fits.
         let highest = if self.two_way {
             (-radius).max(-room)
@@ -110,7 +109,8 @@ impl Door {
     /// assert!(both.lets_through(Vec2::new(-3.0, -0.5), Vec2::new(1.0, -0.5), Vec2::X, 0.5));
     /// ```
     pub fn lets_through(&self, at: Vec2, to: Vec2, going: Vec2, radius: f32) -> bool {
-        let (from, beyond) = ((at - self.middle).dot(going), (to - self.middle).dot(going));
+        let middle = self.line.middle;
+        let (from, beyond) = ((at - middle).dot(going), (to - middle).dot(going));
         if from >= 0.0 {
             return true;
         }
@@ -119,20 +119,20 @@ impl Door {
         }
         let crossing = at + (to - at) * (-from / (beyond - from));
         let (left, lowest, highest) = self.lane(going, radius);
-        let lateral = (crossing - self.middle).dot(left);
+        let lateral = (crossing - middle).dot(left);
         let slack = 0.01 * radius;
         (lowest - slack..=highest + slack).contains(&lateral)
     }
 
-    /// Which way someone from `start` goes through the door: 1 along
-    /// `across`, −1 against it.
-    pub fn way_from(&self, start: Vec2) -> f32 {
-        (self.middle - start).dot(self.across).signum()
+    /// The direction through the door of someone from `start` (a unit
+    /// vector across its wall; zero from on the wall's line).
+    pub fn going_from(&self, start: Vec2) -> Vec2 {
+        self.line.across * f32::from(self.line.way_from(start))
     }
 
     /// How far `at` is past the door's wall, coming from `start`'s side.
     pub fn past(&self, start: Vec2, at: Vec2) -> f32 {
-        (at - self.middle).dot(self.across) * self.way_from(start)
+        self.line.past(at, self.line.way_from(start))
     }
 }
 
@@ -169,7 +169,10 @@ impl Walker {
     /// the point on the way if there is one.
     pub fn straight_length(&self) -> f32 {
         match self.via {
-            Some(door) => self.start.distance(door.middle) + door.middle.distance(self.goal),
+            Some(door) => {
+                let middle = door.line.middle;
+                self.start.distance(middle) + middle.distance(self.goal)
+            }
             None => self.start.distance(self.goal),
         }
     }
@@ -186,8 +189,7 @@ impl Walker {
         let Some(door) = self.via else {
             return self.goal;
         };
-        let side = door.way_from(self.start);
-        let going = door.across * side;
+        let going = door.going_from(self.start);
         let through = door.way_through(at, going, self.radius);
         let after = through + going;
         if *stage < 2 {
