@@ -299,14 +299,9 @@ fn two_hundred_agents_cross_the_office_both_ways_without_touching() {
         let mut steps = 0;
         run_steps(&mut app, (hz * 120.0) as u64, |world| {
             steps += 1;
-            let at: Vec<Vec2> = agents
-                .iter()
-                .map(|a| world.get::<Position>(*a).unwrap().0)
-                .collect();
-            for (i, p) in at.iter().enumerate() {
-                for q in &at[i + 1..] {
-                    deepest = deepest.max(2.0 * RADIUS - p.distance(*q));
-                }
+            let at = positions(world, &agents);
+            deepest = deepest.max(deepest_overlap(&at, RADIUS));
+            for p in &at {
                 least_clearance = least_clearance.min(named.level.clearance(*p, RADIUS));
             }
             if seconds.is_none() && world.resource::<Arrivals>().0.len() == agents.len() {
@@ -381,15 +376,7 @@ fn a_crowd_sent_both_ways_through_a_door_passes() {
         let (mut steps, mut all_in, mut by_30_s) = (0, None, 0);
         run_steps(&mut app, (hz * 60.0) as u64, |world| {
             steps += 1;
-            let at: Vec<Vec2> = agents
-                .iter()
-                .map(|a| world.get::<Position>(*a).unwrap().0)
-                .collect();
-            for (i, p) in at.iter().enumerate() {
-                for q in &at[i + 1..] {
-                    deepest = deepest.max(14.0 - p.distance(*q));
-                }
-            }
+            deepest = deepest.max(deepest_overlap(&positions(world, &agents), 7.0));
             let arrived = world.resource::<Arrivals>().0.len();
             if steps as f64 <= 30.0 * hz {
                 by_30_s = arrived;
@@ -408,6 +395,26 @@ fn a_crowd_sent_both_ways_through_a_door_passes() {
         assert_eq!(arrived, agents.len(), "{summary}");
         assert!(deepest <= 7.0 / 25.0, "{summary}");
     }
+}
+
+/// Where each of `agents` is now.
+fn positions(world: &World, agents: &[Entity]) -> Vec<Vec2> {
+    agents
+        .iter()
+        .map(|a| world.get::<Position>(*a).unwrap().0)
+        .collect()
+}
+
+/// How deep the two bodies of `radius` at `at` that overlap most do
+/// (negative: how far apart).
+fn deepest_overlap(at: &[Vec2], radius: f32) -> f32 {
+    let mut deepest = f32::NEG_INFINITY;
+    for (i, p) in at.iter().enumerate() {
+        for q in &at[i + 1..] {
+            deepest = deepest.max(2.0 * radius - p.distance(*q));
+        }
+    }
+    deepest
 }
 
 /// Every agent that has triggered `Arrived`.
