@@ -242,7 +242,7 @@ fn at_door(scene: &CrowdScene) -> [Vec<AtDoor>; 2] {
         let Some(door) = walker.via else { continue };
         let going = door.going_from(walker.start);
         let through = door.way_through(walker.start, going, walker.radius);
-        ways[usize::from(going.dot(door.line.across) < 0.0)].push(AtDoor {
+        ways[usize::from(door.line.way_from(walker.start) < 0)].push(AtDoor {
             reaches: walker.start.distance(through) / walker.speed,
             then_takes: (through.distance(walker.goal) - ARRIVED).max(0.0) / walker.speed,
             deadline: 3.0 * walker.straight_time(),
