@@ -1,12 +1,14 @@
 //! A crowd: a plaza split by a wall with two doors, and four groups of
-//! people crossing it corner to corner and back, two each way through each
-//! door. Every person avoids the others and the walls with `AvoidAgents`:
-//! they see each other coming, pass on the right, queue at the doors, and
-//! no two bodies ever overlap. The crowd panel tunes the avoidance live
-//! (or turns it off, to see what the crowd does without), with how fast
-//! people walk; it can make the doors take turns (`TakeTurns`: one way
-//! at a time, an arrow showing which), and the debug view can draw each
-//! person's soonest meeting.
+//! people in its corners, each crossing to the corner across the wall and
+//! back: two groups each way through each door. Each person is sent with
+//! `Navigate`, and the plugin finds their way through the nearer door.
+//! Every person avoids the others with `AvoidAgents`: they see each other
+//! coming, pass on the right, queue at the doors, and no two bodies ever
+//! overlap. The crowd panel tunes the avoidance live (or turns it off, to
+//! see what the crowd does without), with how fast people walk; it can make
+//! the doors take turns (`TakeTurns`: one way at a time, an arrow showing
+//! which), and the debug view can draw each person's route and soonest
+//! meeting.
 //!
 //! ```sh
 //! cargo run --example crowd
@@ -118,51 +120,28 @@ fn place(corner_at: Vec2, k: usize) -> Vec2 {
     corner_at + Vec2::new(column - 2.0, row - 2.0) * 20.0
 }
 
-/// A person's way: to the door of their group, through it, then to their
-/// place in the far corner; there, the way back.
+/// A person's crossings: their group, their place in its block, the corner
+/// they are walking to, and how often they have got there. Their way there
+/// is the plugin's: `Navigate` finds it through the nearer door.
 #[derive(Component, Clone, Copy)]
-struct Route {
+struct Crossing {
     group: usize,
     place: usize,
-    /// The corner walked to, and which of the two doors.
     to: usize,
-    door: usize,
-    /// 0: to the door's near side; 1: through it; 2: to the goal.
-    stage: u8,
     crossings: u32,
 }
 
-impl Route {
+impl Crossing {
     fn goal(&self) -> Vec2 {
         place(corner(self.to), self.place)
     }
+}
 
-    /// Where to head from `at`, moving on a stage when it is reached.
-    fn aim(&mut self, at: Vec2) -> Vec2 {
-        let door = Vec2::new(DIVIDE, DOORS[self.door]);
-        let side = (self.goal().x - DIVIDE).signum();
-        // Level with the person, as far to the side as the body fits.
-        let room = DOOR_HALF - BODY;
-        let through = Vec2::new(DIVIDE, at.y.clamp(door.y - room, door.y + room));
-        let (before, after) = (
-            through - Vec2::X * side * 20.0,
-            through + Vec2::X * side * 20.0,
-        );
-        let past = (at.x - DIVIDE) * side;
-        if self.stage == 0
-            && (at.distance(before) < 20.0 || (past > -20.0 && (at.y - door.y).abs() < DOOR_HALF))
-        {
-            self.stage = 1;
-        }
-        if self.stage == 1 && past > BODY {
-            self.stage = 2;
-        }
-        match self.stage {
-            0 => before,
-            1 => after,
-            _ => self.goal(),
-        }
-    }
+/// The corner across the dividing wall from corner `i`: north-west and
+/// north-east through the north door, south-east and south-west through
+/// the south one.
+fn across_the_wall(i: usize) -> usize {
+    i ^ 1
 }
 
 /// The crowd panel's choices.
@@ -211,6 +190,8 @@ fn main() -> AppExit {
             radii_color: FAINT,
             // The doors' ways, when they take turns (there are no paths).
             path_color: Color::WHITE,
+            // Ninety-six routes would hide the crowd: on from the panel.
+            routes: false,
             ..default()
         })
         .insert_resource(CrowdPanel {
@@ -223,12 +204,10 @@ fn main() -> AppExit {
         .insert_resource(Placement(seed))
         .insert_resource(args)
         .add_systems(Startup, (setup, close_the_plugins_panel))
+        .add_observer(turn_back)
         .add_systems(
             FixedUpdate,
-            (
-                walk_routes.before(SteeringSystems::Behaviors),
-                measure_overlaps.after(SteeringSystems::Integrate),
-            ),
+            measure_overlaps.after(SteeringSystems::Integrate),
         )
         .add_systems(EguiPrimaryContextPass, panel)
         .add_systems(
@@ -256,18 +235,15 @@ fn setup(mut commands: Commands, args: Res<Args>, walls: Res<Walls>, placement: 
             // A little off the block, so no two crowds are the same.
             let jitter = Vec2::new(rng.random_range(-2.0..2.0), rng.random_range(-2.0..2.0));
             let at = place(corner(group), k) + jitter;
-            let route = Route {
+            let crossing = Crossing {
                 group,
                 place: k,
-                to: group + 2,
-                // The northern groups through the north door.
-                door: usize::from(group >= 2),
-                stage: 0,
+                to: across_the_wall(group),
                 crossings: 0,
             };
             commands.spawn((
-                route,
-                Behavior::Idle,
+                crossing,
+                Navigate::to(crossing.goal()),
                 AvoidAgents::default(),
                 Position(at),
                 AgentColor(color),
@@ -276,29 +252,18 @@ fn setup(mut commands: Commands, args: Res<Args>, walls: Res<Walls>, placement: 
     }
 }
 
-/// Each person heads along their route; arrived, they turn back.
-fn walk_routes(mut people: Query<(&Position, &mut Route, &mut Behavior)>) {
-    for (pos, mut route, mut behavior) in &mut people {
-        let aim = route.aim(pos.0);
-        let next = if route.stage == 2 {
-            if pos.0.distance(aim) < 3.0 {
-                // There: the way back, through the same door.
-                route.crossings += 1;
-                route.to = if route.to == route.group {
-                    route.group + 2
-                } else {
-                    route.group
-                };
-                route.stage = 0;
-            }
-            Behavior::Arrive(Target::Point(aim))
-        } else {
-            Behavior::Seek(Target::Point(aim))
-        };
-        if *behavior != next {
-            *behavior = next;
-        }
-    }
+/// There: the way back, the plugin finding it again.
+fn turn_back(arrived: On<Arrived>, mut people: Query<(&mut Crossing, &mut Navigate)>) {
+    let Ok((mut crossing, mut navigate)) = people.get_mut(arrived.entity) else {
+        return;
+    };
+    crossing.crossings += 1;
+    crossing.to = if crossing.to == crossing.group {
+        across_the_wall(crossing.group)
+    } else {
+        crossing.group
+    };
+    navigate.goal = Goal::Point(crossing.goal());
 }
 
 /// The panel's avoidance on everyone (their rules, or none), and the doors
@@ -306,7 +271,7 @@ fn walk_routes(mut people: Query<(&Position, &mut Route, &mut Behavior)>) {
 fn apply_panel(
     mut commands: Commands,
     panel: Res<CrowdPanel>,
-    people: Query<(Entity, Option<&AvoidAgents>), With<Route>>,
+    people: Query<(Entity, Option<&AvoidAgents>), With<Crossing>>,
     doors: Query<Entity, With<TakeTurns>>,
 ) {
     if !panel.is_changed() {
@@ -355,7 +320,7 @@ fn panel(
 ) -> Result {
     let mut edited = *panel;
     let mut agent = settings.agent;
-    let mut foresight = draw.foresight;
+    let (mut routes, mut foresight) = (draw.routes, draw.foresight);
     egui::Window::new("Crowd")
         .anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0])
         .resizable(false)
@@ -378,6 +343,7 @@ fn panel(
             ui.add(egui::Slider::new(&mut agent.max_speed, 10.0..=150.0).text("speed (px/s)"));
             ui.add(egui::Slider::new(&mut agent.response_time, 0.05..=1.5).text("response (s)"));
             ui.separator();
+            ui.checkbox(&mut routes, "draw routes (Navigate)");
             ui.checkbox(&mut foresight, "draw soonest meetings");
         });
     if edited != *panel {
@@ -386,7 +352,8 @@ fn panel(
     if agent != settings.agent {
         settings.agent = agent;
     }
-    if foresight != draw.foresight {
+    if (routes, foresight) != (draw.routes, draw.foresight) {
+        draw.routes = routes;
         draw.foresight = foresight;
     }
     Ok(())
@@ -396,7 +363,7 @@ fn panel(
 /// other.
 fn measure_overlaps(
     walls: Res<Walls>,
-    people: Query<&Position, With<Route>>,
+    people: Query<&Position, With<Crossing>>,
     mut deepest: ResMut<Deepest>,
 ) {
     let at: Vec<Vec2> = people.iter().map(|p| p.0).collect();
@@ -414,14 +381,14 @@ fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     deepest: Res<Deepest>,
-    people: Query<(&Route, &Position, &Velocity)>,
+    people: Query<(&Crossing, &Position, &Velocity)>,
 ) {
     let people: Vec<_> = people
         .iter()
-        .map(|(route, pos, vel)| {
+        .map(|(crossing, pos, vel)| {
             json!({
-                "group": route.group,
-                "crossings": route.crossings,
+                "group": crossing.group,
+                "crossings": crossing.crossings,
                 "pos": [pos.x, pos.y],
                 "vel": [vel.x, vel.y],
             })

@@ -719,7 +719,9 @@ fn the_levels_squad_walks_in_a_column_between_rocks_and_forms_up_after() {
 
 /// The crowd demo, unattended for 20 s: the plaza's walls and all four
 /// groups are drawn, the crowd's panel beside the plaza and not over it;
-/// people crossed through the doors, and no two bodies, nor a body and a
+/// at least 45 crossings through the doors (67, and 62 taking turns; 23 and
+/// 35 when those sent with `Navigate` kept to their routes' corners, all
+/// heading for the same door post), and no two bodies, nor a body and a
 /// wall, ever went into each other by more than a centimetre (0.16 px, at
 /// the demo's 16 px a metre). The same with the doors taking turns
 /// (`--turns`), and their white arrows drawn in the doors.
@@ -785,7 +787,7 @@ fn crowd_crosses_the_plaza(turns: bool) {
         .iter()
         .map(|p| p["crossings"].as_u64().unwrap())
         .sum();
-    assert!(crossings >= 20, "{crossings} crossings in 20 s");
+    assert!(crossings >= 45, "{crossings} crossings in 20 s");
     for key in ["deepest_overlap_px", "deepest_into_wall_px"] {
         let deepest = report[key].as_f64().unwrap();
         assert!(deepest <= 0.16, "{key}: {deepest}");

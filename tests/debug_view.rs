@@ -84,3 +84,60 @@ fn hiding_the_bodies_leaves_the_agent_and_the_games_own_children_shown() {
     app.update();
     assert_eq!(visibility(&app, body), Visibility::Inherited);
 }
+
+/// The level's mesh draws a navigating agent's route with the wall it goes
+/// round; `routes: false` takes the route away and leaves the wall.
+#[test]
+fn routes_switch_off_and_leave_the_level_drawn() {
+    use bevy::time::TimeUpdateStrategy;
+    use bevy_reynolds::{NavigationStatus, Position};
+
+    let mut app = headless_with_debug_view();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs_f64(1.0 / 60.0),
+    ));
+    let world = app.world_mut();
+    world.spawn(Obstacle::wall(
+        Vec2::new(0.0, -200.0),
+        Vec2::new(0.0, 200.0),
+    ));
+    let agent = world
+        .spawn((
+            Navigate::to(Vec2::new(300.0, 0.0)),
+            Position::new(-300.0, 0.0),
+        ))
+        .id();
+    let following = |app: &App| {
+        app.world().get::<NavigationStatus>(agent) == Some(&NavigationStatus::Following)
+    };
+    for _ in 0..120 {
+        if following(&app) {
+            break;
+        }
+        app.update();
+    }
+    assert!(following(&app), "the agent has its route");
+    let level_vertices = |app: &mut App| {
+        let world = app.world_mut();
+        let mut level = world.query::<(&Name, &Mesh2d)>();
+        let handle = level
+            .iter(world)
+            .find(|(name, _)| name.as_str() == "Steering level")
+            .map(|(_, mesh)| mesh.0.clone())
+            .expect("the view's level mesh");
+        world
+            .resource::<Assets<Mesh>>()
+            .get(&handle)
+            .unwrap()
+            .count_vertices()
+    };
+    app.update();
+    let with_route = level_vertices(&mut app);
+    app.world_mut().resource_mut::<DebugDraw>().routes = false;
+    app.update();
+    let without = level_vertices(&mut app);
+    assert!(
+        0 < without && without < with_route,
+        "{with_route} vertices with the route, {without} without"
+    );
+}

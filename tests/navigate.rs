@@ -30,8 +30,10 @@ fn navigate(named: &NamedLevel, hz: f64, seconds: f64) -> Report {
 /// Each of the lab's levels, at 60 and 144 Hz: the agent arrives, its body
 /// never touches a wall or a rock (the route keeps a quarter of its radius
 /// clear, it cuts a corner by no more, and it is put back if it swings
-/// into one), and it walks less than 10% beyond its route's length (it
-/// swings wide at corners: 1% to 9% on these levels); on all but the maze,
+/// into one), and it walks less than 15% beyond its route's length (it
+/// swings wide at corners: 1% to 3% on these levels, 12% in the maze,
+/// whose corners it takes quicker since it goes on past those it sees
+/// past: in at 51 s, against 65 s and 9% before); on all but the maze,
 /// the route is within 1% of the shortest way on a visibility graph.
 #[test]
 fn every_level_is_crossed_without_touching_a_wall() {
@@ -61,7 +63,7 @@ fn every_level_is_crossed_without_touching_a_wall() {
                     "{summary}: the shortest is {shortest}"
                 );
             }
-            assert!(r.walked_px <= r.route_px.unwrap() * 1.1, "{summary}");
+            assert!(r.walked_px <= r.route_px.unwrap() * 1.15, "{summary}");
         }
     }
 }
@@ -297,14 +299,9 @@ fn two_hundred_agents_cross_the_office_both_ways_without_touching() {
         let mut steps = 0;
         run_steps(&mut app, (hz * 120.0) as u64, |world| {
             steps += 1;
-            let at: Vec<Vec2> = agents
-                .iter()
-                .map(|a| world.get::<Position>(*a).unwrap().0)
-                .collect();
-            for (i, p) in at.iter().enumerate() {
-                for q in &at[i + 1..] {
-                    deepest = deepest.max(2.0 * RADIUS - p.distance(*q));
-                }
+            let at = positions(world, &agents);
+            deepest = deepest.max(deepest_overlap(&at, RADIUS));
+            for p in &at {
                 least_clearance = least_clearance.min(named.level.clearance(*p, RADIUS));
             }
             if seconds.is_none() && world.resource::<Arrivals>().0.len() == agents.len() {
@@ -320,6 +317,104 @@ fn two_hundred_agents_cross_the_office_both_ways_without_touching() {
         assert_eq!(arrived, agents.len(), "{summary}");
         assert!(deepest <= ONE_CM, "{summary}");
     }
+}
+
+/// Two groups of 20 swap sides through a door in a wall, both level with
+/// its upper half, so that both ways' routes bend round the same post; each
+/// person sent with `Navigate` and avoiding the others (the crowd demo's
+/// people: 7 px bodies at 70 px/s, a door of 56 px). Pushed off their
+/// routes' lines by the crowd, followers who see past the post go on
+/// past it: at least 30 of the 40 arrive within 30 s (38 and 40 at 60 and
+/// 144 Hz; 7.7 s each alone) and all within 60 s (by 40.0 and 24.7 s), no
+/// two bodies overlapping by more than 1/25 of a radius. Kept to their
+/// routes' corners, everyone heads for the post and slows to turn round
+/// it, and the two ways meet there head on: 18 of 40 had arrived at 30 s
+/// (60 Hz), 39 at 60 s.
+#[test]
+fn a_crowd_sent_both_ways_through_a_door_passes() {
+    let place = |k: usize, middle: Vec2| {
+        middle + Vec2::new((k % 5) as f32 - 2.0, (k / 5) as f32 - 1.5) * 20.0
+    };
+    let (west, east) = (Vec2::new(-250.0, 110.0), Vec2::new(250.0, 110.0));
+    for hz in RATES {
+        let settings = SteeringSettings {
+            agent: SteeringParams {
+                radius: 7.0,
+                max_speed: 70.0,
+                max_force: 160.0,
+                response_time: 0.5,
+                slowing_radius: 40.0,
+                ..default()
+            },
+            ..default()
+        };
+        let mut app = headless_app(hz, 1, settings);
+        app.init_resource::<Arrivals>();
+        app.add_observer(|arrived: On<Arrived>, mut all: ResMut<Arrivals>| {
+            all.0.insert(arrived.entity);
+        });
+        let world = app.world_mut();
+        world.spawn(Obstacle::wall(Vec2::new(0.0, 28.0), Vec2::new(0.0, 400.0)));
+        world.spawn(Obstacle::wall(
+            Vec2::new(0.0, -28.0),
+            Vec2::new(0.0, -400.0),
+        ));
+        let agents: Vec<Entity> = (0..20)
+            .flat_map(|k| {
+                [
+                    (place(k, west), place(k, east)),
+                    (place(k, east), place(k, west)),
+                ]
+            })
+            .map(|(from, to)| {
+                world
+                    .spawn((Navigate::to(to), Position(from), AvoidAgents::default()))
+                    .id()
+            })
+            .collect();
+        let mut deepest = 0.0_f32;
+        let (mut steps, mut all_in, mut by_30_s) = (0, None, 0);
+        run_steps(&mut app, (hz * 60.0) as u64, |world| {
+            steps += 1;
+            deepest = deepest.max(deepest_overlap(&positions(world, &agents), 7.0));
+            let arrived = world.resource::<Arrivals>().0.len();
+            if steps as f64 <= 30.0 * hz {
+                by_30_s = arrived;
+            }
+            if all_in.is_none() && arrived == agents.len() {
+                all_in = Some(steps as f64 / hz);
+            }
+        });
+        let arrived = app.world().resource::<Arrivals>().0.len();
+        let summary = format!(
+            "at {hz} Hz: {by_30_s} of 40 arrived by 30 s, {arrived} by 60 s (all by {all_in:?} \
+             s), deepest overlap {deepest} px"
+        );
+        eprintln!("{summary}");
+        assert!(by_30_s >= 30, "{summary}");
+        assert_eq!(arrived, agents.len(), "{summary}");
+        assert!(deepest <= 7.0 / 25.0, "{summary}");
+    }
+}
+
+/// Where each of `agents` is now.
+fn positions(world: &World, agents: &[Entity]) -> Vec<Vec2> {
+    agents
+        .iter()
+        .map(|a| world.get::<Position>(*a).unwrap().0)
+        .collect()
+}
+
+/// How deep the two bodies of `radius` at `at` that overlap most do
+/// (negative: how far apart).
+fn deepest_overlap(at: &[Vec2], radius: f32) -> f32 {
+    let mut deepest = f32::NEG_INFINITY;
+    for (i, p) in at.iter().enumerate() {
+        for q in &at[i + 1..] {
+            deepest = deepest.max(2.0 * radius - p.distance(*q));
+        }
+    }
+    deepest
 }
 
 /// Every agent that has triggered `Arrived`.

@@ -537,5 +537,27 @@ pub fn follow_route(points: &[Vec2], corner: usize, pos: Vec2, how: RouteFollowi
     }
 }
 
+/// The corner a follower heading for `corner` of a route may head for
+/// instead: the last one after it that it sees (`sees`: its body goes
+/// straight from where it is to there, touching nothing), if it sees past
+/// the one it heads for. In a crowd, followers are pushed off their routes'
+/// lines, and from where one is pushed to the way on is often straight:
+/// kept to its corners, everyone going through a door heads for the same
+/// post and slows to turn round it, and those going the other way meet
+/// them there head on (BENCHMARKS.md, "Routes through a crowd").
+pub fn corner_in_sight(
+    points: &[Vec2],
+    corner: usize,
+    mut sees: impl FnMut(Vec2) -> bool,
+) -> Option<usize> {
+    let last = points.len().checked_sub(1).filter(|l| *l > 0)?;
+    let heading_for = corner.clamp(1, last);
+    let mut seen = heading_for;
+    while seen < last && sees(points[seen + 1]) {
+        seen += 1;
+    }
+    (seen > heading_for).then_some(seen)
+}
+
 #[cfg(test)]
 mod tests;

@@ -50,7 +50,7 @@ impl Containment {
 }
 
 /// A closed polygon's edges, numbered, as walls.
-pub(super) fn area_edges(points: &[Vector]) -> impl Iterator<Item = (u32, Shape)> + '_ {
+pub(crate) fn area_edges(points: &[Vector]) -> impl Iterator<Item = (u32, Shape)> + '_ {
     let n = points.len();
     (0..n).map(move |i| {
         let (a, b) = (points[i], points[(i + 1) % n]);

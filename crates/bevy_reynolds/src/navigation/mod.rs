@@ -142,6 +142,10 @@ pub struct NavigationRoute {
     pub(crate) provisional: bool,
     /// The ask for a new route it waits for, if any.
     pub(crate) asked: Option<u64>,
+    /// Where it last went on past a corner because it saw past it: its
+    /// way to the corner it heads for starts there, not at the corner
+    /// before (which it never went round).
+    pub(crate) seen_from: Option<Vector>,
 }
 
 impl NavigationRoute {

@@ -5,9 +5,13 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use reynolds::math::closest_on_segment;
+use reynolds::level::Probe;
+use reynolds::math::{closest_on_segment, direction};
 use reynolds::model::sanitize_mass;
-use reynolds::navigate::{GroundHint, Route, RouteEnd, RouteFollowing, follow_route};
+use reynolds::navigate::{
+    GroundHint, Route, RouteEnd, RouteFollowing, corner_in_sight, follow_route,
+};
+use reynolds::spatial::first_hit_among;
 
 use super::areas::NavigationAreas;
 use super::work::{Work, steps_in};
@@ -19,7 +23,7 @@ use crate::agent::{
     entity_on_ground,
 };
 use crate::crowd::AvoidAgents;
-use crate::level::{Containment, IgnoreObstacles};
+use crate::level::{Containment, IgnoreObstacles, ObstacleIndex, area_edges};
 use crate::math::Vector;
 
 /// The body a route is planned for: the agent's radius and its clearance.
@@ -152,7 +156,10 @@ pub(super) fn plan_routes(
             .points
             .get(route.corner.saturating_sub(1)..=route.corner)
         {
-            Some([a, b]) => pos.0.distance(closest_on_segment(pos.0, *a, *b)) > 2.0 * body,
+            Some([a, b]) => {
+                let from = route.seen_from.unwrap_or(*a);
+                pos.0.distance(closest_on_segment(pos.0, from, *b)) > 2.0 * body
+            }
             _ => false,
         };
         if !(sent || stale || off_route) {
@@ -232,6 +239,7 @@ fn take(
             generation: asked.made,
             provisional: asked.provisional,
             asked: None,
+            seen_from: None,
         };
         set(status, NavigationStatus::Unreachable, asked.agent, commands);
         return;
@@ -251,6 +259,7 @@ fn take(
         generation: asked.made,
         provisional: asked.provisional,
         asked: None,
+        seen_from: None,
     };
     let now = match found.end {
         RouteEnd::Goal | RouteEnd::NearestFree => NavigationStatus::Following,
@@ -280,6 +289,12 @@ fn set(
     }
 }
 
+/// How often a follower looks past the corner it heads for, in steps,
+/// each on a step of its own: a look is a probe along its way, dear beside
+/// following, and looking every step passed crowds through doors no better
+/// (BENCHMARKS.md, "Routes through a crowd").
+const LOOK_PAST_EVERY: u64 = 4;
+
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
 /// each agent with a route heads for its next corner (arriving at the
 /// last), in [`Priority::Normal`]; reaching the end triggers [`Arrived`].
@@ -292,20 +307,39 @@ pub(super) fn follow_routes(
             &Position,
             &Velocity,
             &SteeringParams,
+            Option<&Containment>,
             &mut NavigationRoute,
             &mut NavigationStatus,
             &mut SteeringAccumulator,
         ),
         With<SteeringAgent>,
     >,
+    index: Res<ObstacleIndex>,
+    mut step: Local<u64>,
     mut commands: Commands,
 ) {
-    for (entity, navigate, pos, vel, params, mut route, mut status, mut steering) in &mut agents {
+    *step += 1;
+    for (entity, navigate, pos, vel, params, containment, mut route, mut status, mut steering) in
+        &mut agents
+    {
         if route.points.is_empty() {
             continue;
         }
         let radius = params.radius.max(0.0);
         let clearance = navigate.clearance.clamp(0.0, 1.0);
+        // On past a corner it sees past: pushed off its line by a crowd,
+        // or beside a round corner's first points (BENCHMARKS.md, "Routes
+        // through a crowd").
+        let body = radius * (1.0 + clearance);
+        let sees = |to| in_sight(&index, containment, pos.0, to, body);
+        let looks = (*step + u64::from(entity.index_u32())).is_multiple_of(LOOK_PAST_EVERY);
+        if let Some(corner) = looks
+            .then(|| corner_in_sight(&route.points, route.corner, sees))
+            .flatten()
+        {
+            route.corner = corner;
+            route.seen_from = Some(pos.0);
+        }
         let how = RouteFollowing {
             max_speed: params.max_speed,
             max_accel: params.max_force / sanitize_mass(params.mass),
@@ -317,6 +351,7 @@ pub(super) fn follow_routes(
         let step = follow_route(&route.points, route.corner, pos.0, how);
         if route.corner != step.corner {
             route.corner = step.corner;
+            route.seen_from = None;
         }
         steering.add_desired(
             Priority::Normal,
@@ -332,6 +367,28 @@ pub(super) fn follow_routes(
             commands.trigger(Arrived { entity });
         }
     }
+}
+
+/// Whether a body of `radius` goes straight from `from` to `to` touching
+/// no obstacle, and staying inside `containment` if it has one (never from
+/// or to a place that is not finite).
+fn in_sight(
+    index: &ObstacleIndex,
+    containment: Option<&Containment>,
+    from: Vector,
+    to: Vector,
+    radius: f32,
+) -> bool {
+    let probe = Probe {
+        from,
+        dir: direction(to - from),
+        length: from.distance(to),
+        radius,
+    };
+    from.is_finite()
+        && to.is_finite()
+        && index.first_hit(&probe).is_none()
+        && containment.is_none_or(|c| first_hit_among(area_edges(&c.points), &probe).is_none())
 }
 
 /// Where on its walkable area a navigating agent was last found, to look

@@ -62,10 +62,14 @@ pub struct DebugDraw {
     /// Every [`Obstacle`](crate::Obstacle) (as the plugin indexed it this
     /// step), every [`FollowPath`](crate::FollowPath)'s path and the point its follower aims
     /// at, what is left of each [`Navigate`](crate::Navigate) agent's
-    /// route, and each formation member's place (a dot), in the agent's
-    /// color; and through each [`TakeTurns`](crate::TakeTurns) door, an
-    /// arrow the way it lets people through, in the paths' color.
+    /// route (while [`routes`](Self::routes) is on), and each formation
+    /// member's place (a dot), in the agent's color; and through each
+    /// [`TakeTurns`](crate::TakeTurns) door, an arrow the way it lets people
+    /// through, in the paths' color.
     pub level: bool,
+    /// With [`level`](Self::level), each navigating agent's route: on. A
+    /// crowd's routes would hide the crowd.
+    pub routes: bool,
     /// The line each agent looks along for obstacles, as long as it looks.
     pub look_ahead: bool,
     /// Each [`AvoidAgents`](crate::AvoidAgents) agent's soonest meeting: a line to where it
@@ -92,6 +96,7 @@ impl Default for DebugDraw {
             dot_radius: 1.5,
             radii_color: Color::srgb_u8(70, 78, 90),
             level: true,
+            routes: true,
             look_ahead: false,
             foresight: false,
             obstacle_color: Color::srgb_u8(120, 108, 92),

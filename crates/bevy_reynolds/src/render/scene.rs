@@ -108,18 +108,20 @@ impl LevelScene<'_, '_> {
                 }
                 canvas.disc(follow.aim, 3.0 * px, 8, linear(color));
             }
-            for (pos, route, status, color) in &self.travellers {
-                let ahead = route.points.get(route.corner..).unwrap_or_default();
-                if *status == NavigationStatus::Arrived || ahead.is_empty() {
-                    continue;
+            if draw.routes {
+                for (pos, route, status, color) in &self.travellers {
+                    let ahead = route.points.get(route.corner..).unwrap_or_default();
+                    if *status == NavigationStatus::Arrived || ahead.is_empty() {
+                        continue;
+                    }
+                    let color = linear(color);
+                    let mut from = pos.0;
+                    for corner in ahead {
+                        canvas.line(from, *corner, 1.5 * px, color);
+                        from = *corner;
+                    }
+                    canvas.disc(from, 4.0 * px, 12, color);
                 }
-                let color = linear(color);
-                let mut from = pos.0;
-                for corner in ahead {
-                    canvas.line(from, *corner, 1.5 * px, color);
-                    from = *corner;
-                }
-                canvas.disc(from, 4.0 * px, 12, color);
             }
             for (place, color) in &self.members {
                 if let Some((at, _)) = place.place {

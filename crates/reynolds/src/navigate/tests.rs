@@ -715,3 +715,29 @@ fn a_hint_noted_on_another_area_is_not_taken_for_this_ones() {
     );
     assert!(!rocky.is_free_from(Vec2::ZERO, &mut hint));
 }
+
+/// A follower heading for corner 1 of four goes on to the last corner it
+/// sees past it, and no further than it sees in a row; seeing nothing past
+/// the one it heads for, or on its last leg, it keeps to it.
+#[test]
+fn a_follower_heads_for_the_last_corner_it_sees() {
+    let points = [
+        Vec2::ZERO,
+        Vec2::new(10.0, 0.0),
+        Vec2::new(10.0, 10.0),
+        Vec2::new(20.0, 10.0),
+        Vec2::new(20.0, 20.0),
+    ];
+    let sees = |seen: &'static [usize]| move |p: Vec2| seen.iter().any(|&i| points[i] == p);
+    assert_eq!(corner_in_sight(&points, 1, sees(&[2, 3])), Some(3));
+    // Corner 3 in sight but not 2: it goes round 2 as planned.
+    assert_eq!(corner_in_sight(&points, 1, sees(&[3, 4])), None);
+    assert_eq!(corner_in_sight(&points, 1, sees(&[])), None);
+    assert_eq!(corner_in_sight(&points, 3, sees(&[4])), Some(4));
+    assert_eq!(corner_in_sight(&points, 4, sees(&[0, 1, 2, 3, 4])), None);
+    // Out of range, and routes too short to skip anything.
+    assert_eq!(corner_in_sight(&points, 0, sees(&[2])), Some(2));
+    assert_eq!(corner_in_sight(&points, 9, sees(&[4])), None);
+    assert_eq!(corner_in_sight(&points[..1], 1, sees(&[0])), None);
+    assert_eq!(corner_in_sight(&[], 1, sees(&[])), None);
+}
