@@ -103,7 +103,9 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "all")]
         scene: Vec<String>,
         /// The methods: avoid, separation, orca, none (the plugin without
-        /// avoiding: what avoiding adds to a step is the difference).
+        /// avoiding: what avoiding adds to a step is the difference),
+        /// navigate (avoid, each sent with the plugin's `Navigate` instead
+        /// of the scene's routes).
         #[arg(long, value_delimiter = ',', default_value = "avoid,orca")]
         method: Vec<String>,
         /// Steps a second.
@@ -623,7 +625,7 @@ fn main() -> ExitCode {
                     Some(m) => methods.push(m),
                     None => {
                         return fail(format!(
-                            "no method '{name}'; there are: avoid, separation, orca, none"
+                            "no method '{name}'; there are: avoid, separation, orca, none, navigate"
                         ));
                     }
                 }

@@ -494,6 +494,23 @@ fn a_crowd_says_when_the_last_arrived() {
     assert!(cut["all_arrived_s"].is_null(), "{cut}");
 }
 
+/// `--method navigate` sends each person with the plugin's `Navigate`,
+/// not the scene's route through the door: alone, they find the door and
+/// arrive within the 1.3 times the straight line the pairs are held to
+/// (1.10), by a way of their own (not the scene route's positions).
+#[test]
+fn a_crowd_sent_with_navigate_finds_its_own_way() {
+    let run = |method: &str| {
+        let (code, out, err) = lab(&["crowd", "--scene", "door-solo", "--method", method]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(out.trim()).expect("JSON")
+    };
+    let (sent, routed) = (run("navigate"), run("avoid"));
+    assert_eq!(sent["reached"], 1, "{sent}");
+    assert!(sent["time_ratio_max"].as_f64().unwrap() <= 1.3, "{sent}");
+    assert_ne!(sent["positions_hash"], routed["positions_hash"]);
+}
+
 /// `steering-lab routes`, small: our routes as long as Polyanya's on its
 /// own mesh (its round offsets are a polygon of a few sides, ours a
 /// circumscribed one of 32: within 1%), every first and new route planned,

@@ -37,15 +37,21 @@ pub enum Method {
     /// The plugin with `Arrive` and walls, and nothing to keep people
     /// apart: what avoiding adds to a step is `Avoid`'s step less this one.
     Nothing,
+    /// [`AvoidAgents`](bevy_reynolds::AvoidAgents), each person sent to
+    /// their goal with the plugin's own
+    /// [`Navigate`](bevy_reynolds::Navigate) instead of the scene's routes,
+    /// as a game would.
+    Navigate,
 }
 
 impl Method {
     /// Every method, by its name on the command line.
-    pub const ALL: [(Method, &'static str); 4] = [
+    pub const ALL: [(Method, &'static str); 5] = [
         (Method::Avoid, "avoid"),
         (Method::Separation, "separation"),
         (Method::Orca, "orca"),
         (Method::Nothing, "none"),
+        (Method::Navigate, "navigate"),
     ];
 
     /// Its name on the command line.
@@ -180,7 +186,7 @@ pub fn run_traced(
     let steps = (f64::from(scene.seconds()) * hz).ceil() as u64;
     let mut step_times = Vec::with_capacity(steps as usize);
     let mut stepper: Box<dyn FnMut(&mut Vec<Vec2>)> = match method {
-        Method::Avoid | Method::Separation | Method::Nothing => {
+        Method::Avoid | Method::Separation | Method::Nothing | Method::Navigate => {
             Box::new(plugin::stepper(scene, method, hz, threads))
         }
         Method::Orca => Box::new(orca::stepper(scene, dt)),

@@ -57,11 +57,13 @@ pub fn stepper(
         .walkers
         .iter()
         .map(|walker| {
-            let mut agent = world.spawn((
-                person(walker.radius, walker.speed),
-                heading_for(walker, walker.start, &mut 0),
-                Position(walker.start),
-            ));
+            let mut agent =
+                world.spawn((person(walker.radius, walker.speed), Position(walker.start)));
+            if method == Method::Navigate {
+                agent.insert(Navigate::to(walker.goal));
+            } else {
+                agent.insert(heading_for(walker, walker.start, &mut 0));
+            }
             match method {
                 Method::Separation => {
                     agent.insert(
@@ -85,7 +87,7 @@ pub fn stepper(
     // (ORCA has no right of way, and passes it as it would any door).
     let door = scene
         .door_turns
-        .filter(|_| method == Method::Avoid)
+        .filter(|_| matches!(method, Method::Avoid | Method::Navigate))
         .and_then(|run| {
             let door = scene
                 .walkers
@@ -113,7 +115,9 @@ pub fn stepper(
                 *has = turns.has_way(agent);
             }
         }
-        for (i, (&at, &agent)) in positions.iter().zip(&agents).enumerate() {
+        // Navigating people follow their own routes.
+        let routed = method != Method::Navigate;
+        for (i, (&at, &agent)) in positions.iter().zip(&agents).enumerate().filter(|_| routed) {
             let mut walker = walkers[i];
             // Those the door lets through may use all of it.
             if has_way[i] {
