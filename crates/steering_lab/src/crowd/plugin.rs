@@ -115,9 +115,11 @@ pub fn stepper(
                 *has = turns.has_way(agent);
             }
         }
-        // Navigating people follow their own routes.
-        let routed = method != Method::Navigate;
-        for (i, (&at, &agent)) in positions.iter().zip(&agents).enumerate().filter(|_| routed) {
+        if method == Method::Navigate {
+            // Each follows their own route.
+            return;
+        }
+        for (i, (&at, &agent)) in positions.iter().zip(&agents).enumerate() {
             let mut walker = walkers[i];
             // Those the door lets through may use all of it.
             if has_way[i] {
