@@ -2,7 +2,8 @@
 //! within. Planar: a polygon on the plane.
 
 use bevy::prelude::*;
-use reynolds::level::{Shape, inside_polygon, outside_by};
+use reynolds::level::{Probe, Shape, inside_polygon, outside_by};
+use reynolds::spatial::first_hit_among;
 
 use crate::math::Vector;
 
@@ -17,6 +18,12 @@ pub struct Containment {
 }
 
 impl Containment {
+    /// Whether a body swept along `probe` crosses none of the area's
+    /// edges.
+    pub(crate) fn lets_through(&self, probe: &Probe) -> bool {
+        first_hit_among(area_edges(&self.points), probe).is_none()
+    }
+
     /// The rectangle from `min` to `max`.
     pub fn rect(min: Vector, max: Vector) -> Self {
         Self::polygon([
@@ -50,7 +57,7 @@ impl Containment {
 }
 
 /// A closed polygon's edges, numbered, as walls.
-pub(crate) fn area_edges(points: &[Vector]) -> impl Iterator<Item = (u32, Shape)> + '_ {
+pub(super) fn area_edges(points: &[Vector]) -> impl Iterator<Item = (u32, Shape)> + '_ {
     let n = points.len();
     (0..n).map(move |i| {
         let (a, b) = (points[i], points[(i + 1) % n]);

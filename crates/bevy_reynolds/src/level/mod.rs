@@ -13,7 +13,6 @@ use bevy::prelude::*;
 pub use avoidance::AvoidanceMemory;
 pub(crate) use avoidance::{NoLookAhead, RouteKeepsClear};
 pub use containment::Containment;
-pub(crate) use containment::area_edges;
 pub use hide::Hide;
 pub(crate) use obstacles::placer;
 pub use obstacles::{IgnoreObstacles, Obstacle, ObstacleIndex};

@@ -11,7 +11,6 @@ use reynolds::model::sanitize_mass;
 use reynolds::navigate::{
     GroundHint, Route, RouteEnd, RouteFollowing, corner_in_sight, follow_route,
 };
-use reynolds::spatial::first_hit_among;
 
 use super::areas::NavigationAreas;
 use super::work::{Work, steps_in};
@@ -23,7 +22,7 @@ use crate::agent::{
     entity_on_ground,
 };
 use crate::crowd::AvoidAgents;
-use crate::level::{Containment, IgnoreObstacles, ObstacleIndex, area_edges};
+use crate::level::{Containment, IgnoreObstacles, ObstacleIndex};
 use crate::math::Vector;
 
 /// The body a route is planned for: the agent's radius and its clearance.
@@ -388,7 +387,7 @@ fn in_sight(
     from.is_finite()
         && to.is_finite()
         && index.first_hit(&probe).is_none()
-        && containment.is_none_or(|c| first_hit_among(area_edges(&c.points), &probe).is_none())
+        && containment.is_none_or(|c| c.lets_through(&probe))
 }
 
 /// Where on its walkable area a navigating agent was last found, to look
