@@ -203,17 +203,21 @@ fn main() -> AppExit {
         .insert_resource(Deepest::default())
         .insert_resource(Placement(seed))
         .insert_resource(args)
-        .add_systems(Startup, (setup, close_the_plugins_panel))
+        .add_systems(Startup, close_the_plugins_panel)
+        // After every plugin's `Startup`: the plugin breaks ties by entity,
+        // and entities made by systems running side by side come in any
+        // order, so spawned there the crowd went another way in some runs.
+        .add_systems(PostStartup, setup)
         .add_observer(turn_back)
         .add_systems(
             FixedUpdate,
-            measure_overlaps.after(SteeringSystems::Integrate),
+            // The report at the step the run ends, the same step every run.
+            (measure_overlaps, write_report.run_if(common::report_due))
+                .chain()
+                .after(SteeringSystems::Integrate),
         )
         .add_systems(EguiPrimaryContextPass, panel)
-        .add_systems(
-            Update,
-            (apply_panel, write_report.run_if(common::report_due)),
-        );
+        .add_systems(Update, apply_panel);
     app.run()
 }
 
@@ -250,6 +254,11 @@ fn setup(mut commands: Commands, args: Res<Args>, walls: Res<Walls>, placement: 
             ));
         }
     }
+    // Here rather than at the first frame's panel, so that they are there
+    // from the first step whatever the frames.
+    if args.turns {
+        spawn_doors_taking_turns(&mut commands);
+    }
 }
 
 /// There: the way back, the plugin finding it again.
@@ -266,6 +275,17 @@ fn turn_back(arrived: On<Arrived>, mut people: Query<(&mut Crossing, &mut Naviga
     navigate.goal = Goal::Point(crossing.goal());
 }
 
+/// Each door taking turns.
+fn spawn_doors_taking_turns(commands: &mut Commands) {
+    for door in DOORS {
+        let (a, b) = (
+            Vec2::new(DIVIDE, door + DOOR_HALF),
+            Vec2::new(DIVIDE, door - DOOR_HALF),
+        );
+        commands.spawn((TakeTurns::between(a, b), Position(Vec2::ZERO)));
+    }
+}
+
 /// The panel's avoidance on everyone (their rules, or none), and the doors
 /// taking turns or not.
 fn apply_panel(
@@ -278,15 +298,7 @@ fn apply_panel(
         return;
     }
     match (panel.turns, doors.is_empty()) {
-        (true, true) => {
-            for door in DOORS {
-                let (a, b) = (
-                    Vec2::new(DIVIDE, door + DOOR_HALF),
-                    Vec2::new(DIVIDE, door - DOOR_HALF),
-                );
-                commands.spawn((TakeTurns::between(a, b), Position(Vec2::ZERO)));
-            }
-        }
+        (true, true) => spawn_doors_taking_turns(&mut commands),
         (false, false) => doors
             .iter()
             .for_each(|door| commands.entity(door).despawn()),
