@@ -45,7 +45,7 @@ pub use level::{
 pub use math::{Dir, Vector};
 pub use navigation::{
     Arrived, Goal, MovingObstacle, Navigate, NavigationAreas, NavigationRoute, NavigationSettings,
-    NavigationStatus, RouteEnd, SteeringNavigationPlugin, Unreachable,
+    NavigationStatus, RouteEnd, STALL_AFTER, Stalled, SteeringNavigationPlugin, Unreachable,
 };
 pub use reynolds::crowd::AvoidParams;
 pub use reynolds::flock::FlockParams;
@@ -203,8 +203,8 @@ pub mod prelude {
         SteeringLevelPlugin, SteeringPath,
     };
     pub use crate::navigation::{
-        Arrived, Goal, MovingObstacle, Navigate, NavigationStatus, SteeringNavigationPlugin,
-        Unreachable,
+        Arrived, Goal, MovingObstacle, Navigate, NavigationStatus, Stalled,
+        SteeringNavigationPlugin, Unreachable,
     };
     #[cfg(any(feature = "avian2d", feature = "avian3d"))]
     pub use crate::physics::ColliderObstacle;

@@ -246,3 +246,12 @@ impl SteeringAccumulator {
         }
     }
 }
+
+/// Marks an agent whose body the [`NeighborGrid`](crate::NeighborGrid)
+/// holds at its [`SteeringParams::body_radius`](crate::SteeringParams::body_radius)
+/// (a point's too) rather than its bare radius: added with
+/// [`AvoidAgents`](crate::AvoidAgents), whose foresight and contacts need a
+/// body. Other agents keep theirs as it is, so flocking's separation stays
+/// the chapter's.
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub(crate) struct Embodied;

@@ -22,6 +22,7 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 pub use behavior::{Behavior, Part, Target, Weighted};
+pub(crate) use components::Embodied;
 pub use components::{
     DesiredVelocity, Heading, Position, PreviousPosition, SteeringAccumulator, SteeringAgent,
     SteeringForce, Velocity,

@@ -217,7 +217,9 @@ agent_params! {
     graze_flee_weight: f32 = defaults::GRAZE_FLEE_WEIGHT, not_negative,
         "grazers will not flee";
     /// The body's radius, in pixels: flocking's separation is measured
-    /// between bodies' edges. 0: the chapter's agents are points.
+    /// between bodies' edges. 0: the chapter's agents are points. Where a
+    /// capability needs a body (routes, crowds, doors, formations), a point
+    /// takes the one [`body_radius`](Self::body_radius) gives it.
     radius: f32 = defaults::RADIUS, not_negative, "the agent is a point";
     /// Mass: the capped steering force is divided by it, so a heavy agent
     /// steers more sluggishly. 1, as in the chapter.
@@ -247,6 +249,10 @@ agent_params! {
     combine: Combine = Combine::Weighted, combine,
         "a NaN or negative threshold counts as 0, an infinite one adds every group up";
 }
+
+/// The body of a point whose clearance and slowing radius are both bad: a
+/// thousandth of a pixel, the least a wall is grown by for a route.
+const POINT_BODY: f32 = 1e-3;
 
 impl SteeringParams {
     /// These parameters in units of `unit` pixels each: the lengths (speed,
@@ -280,6 +286,32 @@ impl SteeringParams {
             },
             ..self
         }
+    }
+
+    /// The radius of the body the agent takes up where a capability needs
+    /// one ([`Navigate`](crate::Navigate)'s routes,
+    /// [`AvoidAgents`](crate::AvoidAgents), doors that take turns): its
+    /// [`radius`](Self::radius), or for a point (radius 0, the default) a
+    /// body as wide as the gap it keeps from obstacles,
+    /// [`clearance`](Self::clearance) (4 px, scaled with the rest), or if
+    /// that is 0 too a hundredth of its
+    /// [`slowing_radius`](Self::slowing_radius). A point has no width to
+    /// route round a wall's end or to pass another point by: taken as
+    /// nothing, its routes grazed walls it then stood against, and two
+    /// points walking head-on met on one spot and stood there.
+    ///
+    /// ```
+    /// # use bevy_reynolds::prelude::*;
+    /// assert_eq!(SteeringParams::default().body_radius(), 4.0);
+    /// assert_eq!(SteeringParams::default().scaled(0.05).body_radius(), 0.2);
+    /// assert_eq!(SteeringParams { radius: 10.0, ..SteeringParams::default() }.body_radius(), 10.0);
+    /// ```
+    pub fn body_radius(&self) -> f32 {
+        let positive = |length: f32| (length.is_finite() && length > 0.0).then_some(length);
+        positive(self.radius)
+            .or_else(|| positive(self.clearance))
+            .or_else(|| positive(0.01 * self.slowing_radius))
+            .unwrap_or(POINT_BODY)
     }
 
     /// The body these parameters move: limits, mass and turn rate.

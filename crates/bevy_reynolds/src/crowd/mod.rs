@@ -16,7 +16,7 @@ use reynolds::crowd::AvoidParams;
 
 pub use turns::{DoorTurn, TakeTurns};
 
-use crate::agent::{Priority, SteeringAgent};
+use crate::agent::{Embodied, Priority, SteeringAgent};
 use crate::flocking::add_neighbor_grid;
 use crate::level::NoLookAhead;
 use crate::schedule::{SteeringSchedule, StepSystems};
@@ -54,9 +54,11 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// across the way: give the agent a route ([`FollowPath`](crate::FollowPath)).
 ///
 /// Lengths come from the bodies and times are in seconds, so the defaults
-/// suit people in metres and critters in pixels alike; an agent needs a
-/// body (a radius above 0) to avoid with. Every agent is avoided, whether
-/// it avoids too or not.
+/// suit people in metres and critters in pixels alike. A point (radius 0,
+/// the default) avoids with the body
+/// [`SteeringParams::body_radius`](crate::SteeringParams::body_radius) gives
+/// it: as wide as its clearance, 4 px. Every agent is avoided, whether it
+/// avoids too or not (one that does not, as the point it may be).
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -131,6 +133,8 @@ impl Plugin for SteeringCrowdPlugin {
             // leaves them to it; again when it stops avoiding.
             .register_required_components::<AvoidAgents, NoLookAhead>()
             .register_required_components::<AvoidAgents, prepare::Intent>()
+            // Its body in the grid, a point's too (SteeringParams::body_radius).
+            .register_required_components::<AvoidAgents, Embodied>()
             .add_observer(look_ahead_again)
             .add_systems(
                 schedule,
@@ -153,9 +157,10 @@ impl Plugin for SteeringCrowdPlugin {
     }
 }
 
-/// An agent that stops avoiding is the level's look-ahead's again.
+/// An agent that stops avoiding is the level's look-ahead's again, and a
+/// point again in the grid.
 fn look_ahead_again(removed: On<Remove, AvoidAgents>, mut commands: Commands) {
     if let Ok(mut agent) = commands.get_entity(removed.entity) {
-        agent.try_remove::<NoLookAhead>();
+        agent.try_remove::<(NoLookAhead, Embodied)>();
     }
 }

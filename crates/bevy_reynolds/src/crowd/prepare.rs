@@ -62,20 +62,11 @@ pub(super) struct Intent {
 }
 
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
-/// a warning for each avoider whose rules are bad or that has no body.
-pub(super) fn report_avoiders(
-    avoiders: Query<(Entity, &AvoidAgents, &SteeringParams), Changed<AvoidAgents>>,
-) {
-    for (entity, avoid, params) in &avoiders {
+/// a warning for each avoider whose rules are bad.
+pub(super) fn report_avoiders(avoiders: Query<(Entity, &AvoidAgents), Changed<AvoidAgents>>) {
+    for (entity, avoid) in &avoiders {
         for problem in avoid.rules.problems("AvoidAgents.rules") {
             warn!("agent {entity}: {problem}");
-        }
-        if params.radius.is_nan() || params.radius <= 0.0 {
-            warn!(
-                "agent {entity}: AvoidAgents needs a body, but SteeringParams.radius is {:?}; \
-                 the agent avoids no one",
-                params.radius
-            );
         }
     }
 }
@@ -94,7 +85,8 @@ pub(super) fn ask_for_neighbors(
     let mut reach = 0.0f32;
     for (entity, avoid, params, intent) in &avoiders {
         let rules = avoid.rules.sanitized();
-        reach = reach.max(rules.reach(params.max_speed, params.radius, params.radius));
+        let body = params.body_radius();
+        reach = reach.max(rules.reach(params.max_speed, body, body));
         let index = entity.index_u32() as usize;
         if index >= ways.len() {
             ways.resize(index + 1, 0);

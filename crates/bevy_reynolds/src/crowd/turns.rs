@@ -48,12 +48,29 @@ const REACH: f32 = 1.5;
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// # let mut world = World::new();
+/// use bevy_reynolds::Position;
+///
+/// // In metres, the chapter's critters a metre long.
+/// # let mut app = App::new();
+/// # app.add_plugins((MinimalPlugins, SteeringPlugins::default().with_length_unit(0.05)));
+/// # let world = app.world_mut();
 /// // A 2 m door in a wall along the y axis, and the wall either side.
 /// let (a, b) = (Vec2::new(0.0, 1.0), Vec2::new(0.0, -1.0));
 /// world.spawn(TakeTurns::between(a, b));
 /// world.spawn(Obstacle::wall(a, Vec2::new(0.0, 20.0)));
 /// world.spawn(Obstacle::wall(b, Vec2::new(0.0, -20.0)));
+/// // Ten people a side, each sent across.
+/// for i in 0..10 {
+///     let y = i as f32 - 4.5;
+///     for x in [-8.0, 8.0] {
+///         world.spawn((Navigate::to(Vec2::new(-x, y)), AvoidAgents::default(), Position::new(x, y)));
+///     }
+/// }
+/// # use bevy::time::TimeUpdateStrategy;
+/// # app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(1.0 / 64.0)));
+/// # for _ in 0..64 * 90 { app.update(); }
+/// # let mut statuses = app.world_mut().query::<&NavigationStatus>();
+/// # assert!(statuses.iter(app.world()).all(|s| *s == NavigationStatus::Arrived));
 /// ```
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]

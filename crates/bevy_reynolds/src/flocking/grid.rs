@@ -7,7 +7,9 @@ use reynolds::flock::{FlockSums, FlockView};
 use reynolds::spatial::{self, Flocker, GridAgent, Id, NO_TAG};
 
 use super::Flocking;
-use crate::agent::{Position, Priority, SteeringAgent, SteeringParams, SteeringSettings, Velocity};
+use crate::agent::{
+    Embodied, Position, Priority, SteeringAgent, SteeringParams, SteeringSettings, Velocity,
+};
 use crate::math::Vector;
 use crate::passes::ComputePool;
 
@@ -183,15 +185,26 @@ type TaggedAgents<'w, 's> = Query<
         &'static Velocity,
         Ref<'static, SteeringParams>,
         Option<Ref<'static, Flocking>>,
+        Option<Ref<'static, Embodied>>,
     ),
     With<SteeringAgent>,
 >;
 
 /// Each agent's tag in the grid (which of [`NeighborGrid`]'s flockers it
-/// flocks as, or [`NO_TAG`]) and body radius, by entity index, as they were
-/// when last read from its components.
+/// flocks as, or [`NO_TAG`]), body radius and whether it is [`Embodied`],
+/// by entity index, as they were when last read from its components.
 #[derive(Default)]
-pub(super) struct TagsByEntity(Vec<(u32, f32)>);
+pub(super) struct TagsByEntity(Vec<(u32, f32, bool)>);
+
+/// The radius the grid holds for an agent: a body's, or a point's own 0
+/// unless it is [`Embodied`].
+fn grid_radius(params: &SteeringParams, embodied: bool) -> f32 {
+    if embodied {
+        params.body_radius()
+    } else {
+        params.radius
+    }
+}
 
 /// Part of [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// rebuilds the grid when any agent flocks, with cells as large as the
@@ -211,8 +224,8 @@ pub(super) fn rebuild_grid(
     // of them.
     let mut stale = false;
     grid.grid
-        .take(agents.iter().map(|(e, p, v, params, flocking)| {
-            let (tag, radius) = tags
+        .take(agents.iter().map(|(e, p, v, params, flocking, embodied)| {
+            let (tag, radius, was_embodied) = tags
                 .0
                 .get(e.index_u32() as usize)
                 .copied()
@@ -220,7 +233,10 @@ pub(super) fn rebuild_grid(
             stale |= params.is_changed()
                 || flocking
                     .as_ref()
-                    .map_or(tag != NO_TAG, |f| f.is_changed() || tag == NO_TAG);
+                    .map_or(tag != NO_TAG, |f| f.is_changed() || tag == NO_TAG)
+                || embodied
+                    .as_ref()
+                    .map_or(was_embodied, |e| e.is_added() || !was_embodied);
             (grid_agent(e, p, v, radius), tag)
         }));
     if stale {
@@ -267,7 +283,7 @@ fn tag_again(grid: &mut NeighborGrid, tags: &mut TagsByEntity, agents: &TaggedAg
     priorities.clear();
     let tags = &mut tags.0;
     grid.grid
-        .take(agents.iter().map(|(e, p, v, params, flocking)| {
+        .take(agents.iter().map(|(e, p, v, params, flocking, embodied)| {
             let tag = flocking.map_or(NO_TAG, |f| {
                 let flocker = Flocker::new(
                     f.rules,
@@ -285,9 +301,10 @@ fn tag_again(grid: &mut NeighborGrid, tags: &mut TagsByEntity, agents: &TaggedAg
             });
             let index = e.index_u32() as usize;
             if index >= tags.len() {
-                tags.resize(index + 1, (NO_TAG, 0.0));
+                tags.resize(index + 1, (NO_TAG, 0.0, false));
             }
-            tags[index] = (tag, params.radius);
-            (grid_agent(e, p, v, params.radius), tag)
+            let radius = grid_radius(&params, embodied.is_some());
+            tags[index] = (tag, radius, embodied.is_some());
+            (grid_agent(e, p, v, radius), tag)
         }));
 }

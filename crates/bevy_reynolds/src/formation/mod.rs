@@ -33,13 +33,23 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// # let mut world = World::new();
+/// # let mut app = App::new();
+/// # app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
+/// # let world = app.world_mut();
 /// let leader = world
 ///     .spawn((Navigate::to(Vec2::new(900.0, 300.0)), Formation::new(FormationShape::Wedge, 40.0)))
 ///     .id();
 /// for _ in 0..12 {
 ///     world.spawn((InFormation(leader), AvoidAgents::default()));
 /// }
+/// # use bevy::time::TimeUpdateStrategy;
+/// # app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(1.0 / 64.0)));
+/// # for _ in 0..64 * 30 { app.update(); }
+/// # assert_eq!(app.world().get::<NavigationStatus>(leader), Some(&NavigationStatus::Arrived));
+/// # let mut members = app.world_mut().query::<(&bevy_reynolds::Position, &FormationPlace)>();
+/// # for (at, place) in members.iter(app.world()) {
+/// #     assert!(at.0.distance(place.place.expect("placed").0) < 10.0);
+/// # }
 /// ```
 #[derive(Component, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]

@@ -27,10 +27,23 @@ use crate::math::Vector;
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// # let mut world = World::new();
-/// let hunter = world.spawn((SteeringAgent, Behavior::Wander)).id();
+/// use bevy_reynolds::Position;
+///
+/// # let mut app = App::new();
+/// # app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
+/// # let world = app.world_mut();
+/// world.spawn((Obstacle::circle(40.0), Position::new(300.0, 200.0)));
+/// let hunter = world.spawn((SteeringAgent, Position::new(100.0, 200.0))).id();
 /// // Behind any obstacle within 300 px of it, else away from the hunter.
-/// world.spawn((SteeringAgent, Hide::from(hunter).within(300.0)));
+/// let hider = world
+///     .spawn((Hide::from(hunter).within(300.0), Position::new(200.0, 400.0)))
+///     .id();
+/// # use bevy::time::TimeUpdateStrategy;
+/// # app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(1.0 / 64.0)));
+/// # for _ in 0..64 * 10 { app.update(); }
+/// # let at = app.world().get::<Position>(hider).unwrap().0;
+/// # // The rock between the hunter and the hider.
+/// # assert!((at - Vec2::new(100.0, 200.0)).normalize().dot(Vec2::X) > 0.98 && at.x > 340.0, "{at}");
 /// ```
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]

@@ -25,6 +25,7 @@ pub type SteeringPath = Polyline;
 /// [`Behavior`]: crate::Behavior
 #[derive(Component, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
+#[require(SteeringAgent)]
 pub struct FollowPath {
     /// The path, shared.
     #[reflect(ignore)]

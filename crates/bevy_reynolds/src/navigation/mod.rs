@@ -32,10 +32,13 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// [`Unreachable`] is triggered on the agent when it ends.
 ///
 /// Give it no [`Behavior`](crate::Behavior) (or `Behavior::Idle`): the
-/// route is its behavior.
+/// route is its behavior. A point (radius 0, the default) is routed as the
+/// body [`SteeringParams::body_radius`](crate::SteeringParams::body_radius)
+/// gives it: as wide as its clearance, 4 px.
 ///
 /// ```
 /// use bevy::prelude::*;
+/// # use bevy::time::TimeUpdateStrategy;
 /// use bevy_reynolds::prelude::*;
 /// use bevy_reynolds::Position;
 ///
@@ -43,14 +46,19 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
 /// // A wall between the agent and where it is sent.
 /// app.world_mut().spawn(Obstacle::wall(Vec2::new(0.0, -200.0), Vec2::new(0.0, 200.0)));
-/// app.world_mut()
+/// let agent = app
+///     .world_mut()
 ///     .spawn((Navigate::to(Vec2::new(300.0, 0.0)), Position::new(-300.0, 0.0)))
-///     .observe(|arrived: On<Arrived>| info!("{} is there", arrived.entity));
-/// app.update();
+///     .observe(|arrived: On<Arrived>| info!("{} is there", arrived.entity))
+///     .id();
+/// # // Ten seconds of fixed steps, however fast this machine runs them.
+/// # app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(1.0 / 64.0)));
+/// # for _ in 0..640 { app.update(); }
+/// # assert_eq!(app.world().get::<NavigationStatus>(agent), Some(&NavigationStatus::Arrived));
 /// ```
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-#[require(SteeringAgent, NavigationStatus, NavigationRoute)]
+#[require(SteeringAgent, NavigationStatus, NavigationRoute, routes::Progress)]
 pub struct Navigate {
     /// Where to.
     pub goal: Goal,
@@ -107,6 +115,26 @@ pub enum NavigationStatus {
     Arrived,
     /// The goal has no way to it: going to the nearest place that has.
     Unreachable,
+    /// It has come no nearer its goal for [`STALL_AFTER`] seconds, twice:
+    /// once on its route, and again on a new one planned for that reason
+    /// (held by a crowd, a door taking turns, a [`MovingObstacle`] in its
+    /// way, or its other steering). It keeps trying, and is `Following`
+    /// again once it gets on; [`Stalled`] is triggered as it stalls.
+    Stalled,
+}
+
+/// How long a [`Navigate`] agent may come no nearer its goal before it is
+/// planned again, and after that before it is [`NavigationStatus::Stalled`]:
+/// 5 s.
+pub const STALL_AFTER: f32 = 5.0;
+
+/// Triggered on a [`Navigate`] agent that has stalled (see
+/// [`NavigationStatus::Stalled`]); the first time an agent stalls, a
+/// warning names it and what holds it.
+#[derive(EntityEvent, Debug, Clone, Copy, PartialEq)]
+pub struct Stalled {
+    /// The agent.
+    pub entity: Entity,
 }
 
 /// Triggered on a [`Navigate`] agent when it reaches the end of its route.
@@ -146,6 +174,9 @@ pub struct NavigationRoute {
     /// way to the corner it heads for starts there, not at the corner
     /// before (which it never went round).
     pub(crate) seen_from: Option<Vector>,
+    /// Whether it is to be planned again from where it is: it made no
+    /// progress on it.
+    pub(crate) again: bool,
 }
 
 impl NavigationRoute {

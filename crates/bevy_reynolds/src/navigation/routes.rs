@@ -15,24 +15,27 @@ use reynolds::navigate::{
 use super::areas::NavigationAreas;
 use super::work::{Work, steps_in};
 use super::{
-    Arrived, Goal, Navigate, NavigationRoute, NavigationSettings, NavigationStatus, Unreachable,
+    Arrived, Goal, Navigate, NavigationRoute, NavigationSettings, NavigationStatus, STALL_AFTER,
+    Stalled, Unreachable,
 };
 use crate::agent::{
-    GroundPlane, Position, Priority, SteeringAccumulator, SteeringAgent, SteeringParams, Velocity,
-    entity_on_ground,
+    GroundPlane, Position, PreviousPosition, Priority, SteeringAccumulator, SteeringAgent,
+    SteeringParams, Velocity, entity_on_ground,
 };
 use crate::crowd::AvoidAgents;
+use crate::flocking::NeighborGrid;
 use crate::level::{Containment, IgnoreObstacles, ObstacleIndex};
 use crate::math::Vector;
 
-/// The body a route is planned for: the agent's radius and its clearance.
+/// The body a route is planned for: the agent's body (a point's too, see
+/// [`SteeringParams::body_radius`]) and its clearance.
 fn route_body(params: &SteeringParams, navigate: &Navigate) -> f32 {
     let clearance = if navigate.clearance.is_finite() {
         navigate.clearance.max(0.0)
     } else {
         0.0
     };
-    params.radius.max(0.0) * (1.0 + clearance)
+    params.body_radius() * (1.0 + clearance)
 }
 
 /// Where the goal is now, if it is anywhere.
@@ -98,6 +101,7 @@ pub(super) fn plan_routes(
             Option<&Containment>,
             &mut NavigationRoute,
             &mut NavigationStatus,
+            &mut Progress,
         ),
         With<SteeringAgent>,
     >,
@@ -112,10 +116,12 @@ pub(super) fn plan_routes(
             break;
         };
         for (asked, found) in batch.asked.into_iter().zip(batch.work.finish()) {
-            if let Ok((_, _, pos, _, _, mut route, mut status)) = agents.get_mut(asked.agent)
+            if let Ok((_, _, pos, _, _, mut route, mut status, mut progress)) =
+                agents.get_mut(asked.agent)
                 && route.asked == Some(asked.ask)
             {
                 take(&asked, found, pos.0, &mut route, &mut status, &mut commands);
+                progress.route_taken(&route, pos.0, asked.sent);
             }
         }
     }
@@ -123,7 +129,7 @@ pub(super) fn plan_routes(
     let mut budget = settings.routes_per_step;
     let mut asked = Vec::new();
     let mut asked_on = Vec::new();
-    for (entity, navigate, pos, params, containment, mut route, mut status) in &mut agents {
+    for (entity, navigate, pos, params, containment, mut route, mut status, _) in &mut agents {
         let body = route_body(params, &navigate);
         let Some(goal) = goal_point(navigate.goal, *ground, &places) else {
             continue;
@@ -148,7 +154,8 @@ pub(super) fn plan_routes(
         let ahead = route.corner.saturating_sub(1).min(route.points.len());
         let newer = route.generation != made;
         let stale = areas.touches(route.generation, made, &route.points[ahead..], body)
-            || (newer && (route.provisional || *status == NavigationStatus::Unreachable));
+            || (newer && (route.provisional || *status == NavigationStatus::Unreachable))
+            || route.again;
         // Pushed off its way (by a crowd, or swinging wide round a
         // corner) farther than twice its body: a new route from where it is.
         let off_route = match route
@@ -178,6 +185,7 @@ pub(super) fn plan_routes(
         };
         under_way.asks += 1;
         route.asked = Some(under_way.asks);
+        route.again = false;
         route.planned_for = Some(goal);
         asked_on.push(Arc::clone(area));
         asked.push(Asked {
@@ -239,6 +247,7 @@ fn take(
             provisional: asked.provisional,
             asked: None,
             seen_from: None,
+            again: false,
         };
         set(status, NavigationStatus::Unreachable, asked.agent, commands);
         return;
@@ -259,6 +268,7 @@ fn take(
         provisional: asked.provisional,
         asked: None,
         seen_from: None,
+        again: false,
     };
     let now = match found.end {
         RouteEnd::Goal | RouteEnd::NearestFree => NavigationStatus::Following,
@@ -310,21 +320,34 @@ pub(super) fn follow_routes(
             &mut NavigationRoute,
             &mut NavigationStatus,
             &mut SteeringAccumulator,
+            &mut Progress,
         ),
         With<SteeringAgent>,
     >,
     index: Res<ObstacleIndex>,
+    grid: Option<Res<NeighborGrid>>,
+    time: Res<Time>,
     mut step: Local<u64>,
     mut commands: Commands,
 ) {
     *step += 1;
-    for (entity, navigate, pos, vel, params, containment, mut route, mut status, mut steering) in
-        &mut agents
+    for (
+        entity,
+        navigate,
+        pos,
+        vel,
+        params,
+        containment,
+        mut route,
+        mut status,
+        mut steering,
+        mut progress,
+    ) in &mut agents
     {
         if route.points.is_empty() {
             continue;
         }
-        let radius = params.radius.max(0.0);
+        let radius = params.body_radius();
         let clearance = navigate.clearance.clamp(0.0, 1.0);
         // On past a corner it sees past: pushed off its line by a crowd,
         // or beside a round corner's first points (BENCHMARKS.md, "Routes
@@ -364,6 +387,121 @@ pub(super) fn follow_routes(
         if there && *status == NavigationStatus::Following {
             *status = NavigationStatus::Arrived;
             commands.trigger(Arrived { entity });
+        }
+        let on_its_way = matches!(
+            *status,
+            NavigationStatus::Following | NavigationStatus::Stalled
+        );
+        if on_its_way {
+            let left = route.remaining(pos.0);
+            match progress.went(left, 0.5 * radius, time.delta_secs()) {
+                Went::On if *status == NavigationStatus::Stalled => {
+                    *status = NavigationStatus::Following;
+                }
+                Went::On => {}
+                Went::NowhereYet => {}
+                Went::NowhereOnItsRoute => route.again = true,
+                Went::Nowhere if *status == NavigationStatus::Stalled => {}
+                Went::Nowhere => {
+                    *status = NavigationStatus::Stalled;
+                    commands.trigger(Stalled { entity });
+                    if !progress.warned {
+                        progress.warned = true;
+                        let crowded = grid.as_ref().is_some_and(|grid| {
+                            grid.within(pos.0, 3.0 * radius)
+                                .any(|(other, _)| other != entity)
+                        });
+                        let cause = if crowded {
+                            "others press round it (a crowd, or a door taking turns)"
+                        } else {
+                            "something its route does not go round holds it (a MovingObstacle, \
+                             its Containment, or its other steering)"
+                        };
+                        warn!(
+                            "agent {entity} has come no nearer its goal for {STALL_AFTER} s, even on \
+                             a route planned again: {cause}; it is Stalled, and keeps trying"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// How a navigating agent is getting on: the least route it has had left
+/// lately, and for how long it has come no nearer.
+#[derive(Component, Debug, Clone, Copy)]
+pub(super) struct Progress {
+    /// The least length left it has had since it last came nearer.
+    least: f32,
+    /// Seconds since it last came nearer.
+    idle: f32,
+    /// Whether it was planned again for coming no nearer.
+    planned_again: bool,
+    /// Whether a stall of its was warned of.
+    warned: bool,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Self {
+            least: f32::INFINITY,
+            idle: 0.0,
+            planned_again: false,
+            warned: false,
+        }
+    }
+}
+
+/// What a step's progress comes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Went {
+    /// Nearer its goal.
+    On,
+    /// No nearer, for less than [`STALL_AFTER`].
+    NowhereYet,
+    /// No nearer for [`STALL_AFTER`]: plan it again.
+    NowhereOnItsRoute,
+    /// No nearer for [`STALL_AFTER`], on a route planned for that: stalled.
+    Nowhere,
+}
+
+impl Progress {
+    /// A step after which `left` of its route is left: nearer its goal if
+    /// that is at least `by` less than the least it has had.
+    fn went(&mut self, left: f32, by: f32, dt: f32) -> Went {
+        if !left.is_finite() {
+            return Went::NowhereYet;
+        }
+        if left < self.least - by.max(f32::EPSILON) || !self.least.is_finite() {
+            *self = Self {
+                least: left,
+                idle: 0.0,
+                planned_again: false,
+                ..*self
+            };
+            return Went::On;
+        }
+        self.idle += reynolds::math::sanitize_dt(dt);
+        if self.idle < STALL_AFTER {
+            return Went::NowhereYet;
+        }
+        self.idle = 0.0;
+        if self.planned_again {
+            Went::Nowhere
+        } else {
+            self.planned_again = true;
+            Went::NowhereOnItsRoute
+        }
+    }
+
+    /// A new route was taken: progress is measured along it from `pos`,
+    /// and from the start if it was sent somewhere new.
+    fn route_taken(&mut self, route: &NavigationRoute, pos: Vector, sent: bool) {
+        self.least = route.remaining(pos);
+        if sent {
+            self.idle = 0.0;
+            self.planned_again = false;
         }
     }
 }
@@ -414,9 +552,12 @@ pub(super) struct OnGround(GroundHint);
 /// as when something else pushed it or it left its containment.
 pub(super) fn keep_on_ground(
     mut areas: ResMut<NavigationAreas>,
+    index: Res<ObstacleIndex>,
+    time: Res<Time>,
     mut agents: Query<
         (
             &mut Position,
+            &PreviousPosition,
             &mut Velocity,
             &mut OnGround,
             &SteeringParams,
@@ -427,10 +568,22 @@ pub(super) fn keep_on_ground(
         (With<Navigate>, With<SteeringAgent>),
     >,
 ) {
-    for (mut pos, mut vel, mut on_ground, params, containment, avoids, ignores_obstacles) in
-        &mut agents
+    let dt = time.delta_secs();
+    for (
+        mut pos,
+        previous,
+        mut vel,
+        mut on_ground,
+        params,
+        containment,
+        avoids,
+        ignores_obstacles,
+    ) in &mut agents
     {
-        let radius = params.radius.max(0.0);
+        let radius = params.body_radius();
+        if !ignores_obstacles {
+            stop_short_of_crossing(&index, previous.0, &mut pos.0, &mut vel.0, radius, dt);
+        }
         let within = containment.map(|c| c.points.as_slice());
         let Some(area) = areas.area(radius, within, &[pos.0]) else {
             continue;
@@ -448,5 +601,40 @@ pub(super) fn keep_on_ground(
         let into = vel.0.dot(out).min(0.0);
         pos.0 = free;
         vel.0 -= out * into;
+    }
+}
+
+/// A body whose middle stepped across an obstacle's edge is stopped where
+/// it met it, its velocity into it taken away: a small body's step round a
+/// corner can cross the thin band the route keeps it off a still one by
+/// (put back at the nearest free place, it came out on the far side,
+/// inside a box it then had no way out of), and nothing else keeps a
+/// follower off a [`MovingObstacle`](super::MovingObstacle), which its
+/// route does not go round.
+fn stop_short_of_crossing(
+    index: &ObstacleIndex,
+    from: Vector,
+    to: &mut Vector,
+    vel: &mut Vector,
+    radius: f32,
+    dt: f32,
+) {
+    let step = from.distance(*to);
+    // Not a step at all (a teleport, a wrap round the world) past twice
+    // the velocity's reach.
+    let reach = 2.0 * vel.length() * dt;
+    if !(step > 0.0 && step <= reach && from.is_finite()) {
+        return;
+    }
+    let dir = direction(*to - from);
+    let probe = Probe {
+        from,
+        dir,
+        length: step,
+        radius: 0.0,
+    };
+    if let Some(hit) = index.first_hit(&probe) {
+        *to = from + dir * (hit.at - 0.01 * radius).max(0.0);
+        *vel -= dir * vel.dot(dir).max(0.0);
     }
 }

@@ -1,10 +1,11 @@
 //! The body's place and velocity to the agent before the step, the chosen
 //! velocity and heading to the body after it.
 
-use avian2d::prelude::{LinearVelocity, Position as BodyPosition, RigidBody, Rotation};
+use avian2d::prelude::{Collider, LinearVelocity, Position as BodyPosition, RigidBody, Rotation};
 use bevy::prelude::*;
 
-use crate::agent::{Heading, Position, SteeringAgent, Velocity};
+use super::{RadiusFromCollider, radius_from};
+use crate::agent::{Heading, Position, SteeringAgent, SteeringParams, Velocity};
 
 /// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// each agent where its body is, at its body's velocity.
@@ -43,4 +44,29 @@ pub(super) fn agents_to_bodies(
         let facing = heading.0.as_vec2();
         rotation.set_if_neq(Rotation::from_sin_cos(facing.y, facing.x));
     }
+}
+
+/// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
+/// each agent whose radius is 0 takes the radius of the circle round its
+/// collider (about the body's origin), kept in step as the collider
+/// changes; a radius the game sets stays.
+pub(super) fn radius_from_collider(
+    mut agents: Query<
+        (
+            Entity,
+            &Collider,
+            &mut SteeringParams,
+            Option<&RadiusFromCollider>,
+        ),
+        (
+            With<SteeringAgent>,
+            Or<(Changed<Collider>, Changed<SteeringParams>)>,
+        ),
+    >,
+    mut commands: Commands,
+) {
+    radius_from(&mut agents, &mut commands, |collider: &Collider| {
+        let round = collider.shape_scaled().compute_local_bounding_sphere();
+        round.center.length() + round.radius
+    });
 }

@@ -1,10 +1,16 @@
 //! The 3D body's place and velocity to the agent on the ground before the
 //! step, the chosen velocity and heading to the body after it.
 
-use avian3d::prelude::{Gravity, LinearVelocity, Position as BodyPosition, RigidBody, Rotation};
+use avian3d::parry::math::Pose;
+use avian3d::parry::shape::{Shape, TypedShape};
+use avian3d::prelude::{
+    Collider, Gravity, LinearVelocity, Position as BodyPosition, RigidBody, Rotation,
+};
 use bevy::prelude::*;
 
-use crate::agent::{GroundPlane, Heading, Position, SteeringAgent, Velocity};
+use super::{RadiusFromCollider, radius_from};
+use crate::agent::{GroundPlane, Heading, Position, SteeringAgent, SteeringParams, Velocity};
+use crate::math::Vector;
 
 /// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// each agent where its body is on the ground, at its body's velocity
@@ -60,5 +66,65 @@ pub(super) fn agents_to_bodies(
         let along = ground.place(vel.0, body_velocity.0);
         body_velocity.set_if_neq(LinearVelocity(along));
         rotation.set_if_neq(Rotation(ground.rotation(heading.0)));
+    }
+}
+
+/// Ground directions a collider's footprint is measured along.
+const FOOTPRINT_DIRECTIONS: usize = 16;
+
+/// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
+/// each agent whose radius is 0 takes the radius of the circle round its
+/// collider's footprint on the ground (about the body's origin: an upright
+/// capsule's is its radius), kept in step as the collider changes; a
+/// radius the game sets stays.
+pub(super) fn radius_from_collider(
+    ground: Res<GroundPlane>,
+    mut agents: Query<
+        (
+            Entity,
+            &Collider,
+            &mut SteeringParams,
+            Option<&RadiusFromCollider>,
+        ),
+        (
+            With<SteeringAgent>,
+            Or<(Changed<Collider>, Changed<SteeringParams>)>,
+        ),
+    >,
+    mut commands: Commands,
+) {
+    let ground = *ground;
+    radius_from(&mut agents, &mut commands, |collider: &Collider| {
+        footprint_radius(collider.shape_scaled().as_ref(), Pose::IDENTITY, ground)
+    });
+}
+
+/// How far from the body's origin `shape`, placed by `pose`, reaches on the
+/// ground: the farthest of its points farthest along
+/// [`FOOTPRINT_DIRECTIONS`] ground directions (a ball's, a cylinder's and
+/// an upright capsule's radius, a box's corner), each part of a compound,
+/// and a shape with no such points the sphere round it.
+fn footprint_radius(shape: &dyn Shape, pose: Pose, ground: GroundPlane) -> f32 {
+    if let TypedShape::Compound(compound) = shape.as_typed_shape() {
+        return compound
+            .shapes()
+            .iter()
+            .map(|(part_pose, part)| footprint_radius(part.as_ref(), pose * *part_pose, ground))
+            .fold(0.0, f32::max);
+    }
+    match shape.as_support_map() {
+        Some(support) => (0..FOOTPRINT_DIRECTIONS)
+            .map(|k| {
+                let along = Vector::from_angle(
+                    std::f32::consts::TAU * k as f32 / FOOTPRINT_DIRECTIONS as f32,
+                );
+                let farthest = support.support_point(&pose, ground.place(along, Vec3::ZERO));
+                ground.to_ground(farthest).length()
+            })
+            .fold(0.0, f32::max),
+        None => {
+            let round = shape.compute_bounding_sphere(&pose);
+            ground.to_ground(round.center).length() + round.radius
+        }
     }
 }

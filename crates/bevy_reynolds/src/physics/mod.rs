@@ -17,6 +17,13 @@
 //! steering's `FixedUpdate`) and writes the `Transform`, interpolated if
 //! the game asks avian to.
 //!
+//! **A body as big as its collider.** An agent that leaves its
+//! [`radius`](crate::SteeringParams::radius) at 0 takes the radius of the
+//! circle round its collider (in 3D, round the collider's footprint on the
+//! ground: an upright capsule's radius), kept in step when the collider
+//! changes and noted in [`RadiusFromCollider`], so that its routes, crowds
+//! and doors go by the body avian moves. A radius the game sets stays.
+//!
 //! A velocity, not a force: the chapter's model is the velocity the capped
 //! steering force changes, with the agent's mass, its speed cap and its
 //! turn limit in it. Handed over as a force, avian would integrate it
@@ -111,7 +118,11 @@ impl Plugin for SteeringAvianPlugin {
             .add_systems(
                 schedule,
                 (
-                    (colliders::colliders_to_obstacles, bodies::bodies_to_agents)
+                    (
+                        colliders::colliders_to_obstacles,
+                        bodies::bodies_to_agents,
+                        bodies::radius_from_collider,
+                    )
                         .before(SteeringSystems::Prepare),
                     bodies::agents_to_bodies.after(SteeringSystems::Integrate),
                 ),
@@ -179,10 +190,57 @@ impl Plugin for SteeringAvian3dPlugin {
                     (
                         footprints::colliders_to_footprints,
                         bodies_3d::bodies_to_agents,
+                        bodies_3d::radius_from_collider,
                     )
                         .before(SteeringSystems::Prepare),
                     bodies_3d::agents_to_bodies.after(SteeringSystems::Integrate),
                 ),
             );
+    }
+}
+
+/// The body radius an agent took from its collider: while its
+/// [`SteeringParams::radius`](crate::SteeringParams::radius) still holds it,
+/// the radius follows the collider; once the game writes another, the
+/// game's stays.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct RadiusFromCollider(pub f32);
+
+/// Gives each agent whose radius is 0 (or still the one it took) the
+/// radius `of` its collider: a body as big as its collider.
+#[cfg(any(feature = "avian2d", feature = "avian3d"))]
+fn radius_from<C: Component>(
+    agents: &mut Query<
+        (
+            Entity,
+            &C,
+            &mut crate::SteeringParams,
+            Option<&RadiusFromCollider>,
+        ),
+        (
+            With<crate::SteeringAgent>,
+            Or<(Changed<C>, Changed<crate::SteeringParams>)>,
+        ),
+    >,
+    commands: &mut Commands,
+    of: impl Fn(&C) -> f32,
+) {
+    for (entity, collider, mut params, took) in agents {
+        let own = params.radius != 0.0 && took.is_none_or(|took| params.radius != took.0);
+        if own {
+            if took.is_some() {
+                commands.entity(entity).remove::<RadiusFromCollider>();
+            }
+            continue;
+        }
+        let radius = of(collider);
+        if radius.is_finite() && radius > 0.0 {
+            if params.radius != radius {
+                params.radius = radius;
+            }
+            if took != Some(&RadiusFromCollider(radius)) {
+                commands.entity(entity).insert(RadiusFromCollider(radius));
+            }
+        }
     }
 }
