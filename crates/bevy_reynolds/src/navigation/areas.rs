@@ -171,9 +171,15 @@ impl NavigationAreas {
                     .as_ref()
                     .is_some_and(|(_, ready)| ready.covers(p))
             });
+        // The area being made reaches as far round its points as an open
+        // ground does (see `WalkableArea::new`): a goal a game drags a
+        // little off the line they lie on is still on it. Judged by the
+        // points alone, each step of the drag started the area again, and
+        // the agents stood still until the drag stopped.
         let making_reaches = |making: &Making| {
             let (lo, hi) = bounds_of(&making.around);
-            finite().all(|p| p.cmpge(lo).all() && p.cmple(hi).all())
+            let margin = 0.05 * (hi - lo).max_element();
+            finite().all(|p| p.cmpge(lo - margin).all() && p.cmple(hi + margin).all())
         };
         if beyond && !area.making.as_ref().is_some_and(making_reaches) {
             let (lo, hi) = area

@@ -163,6 +163,8 @@ pub struct NavigationRoute {
     pub corner: usize,
     /// The goal it was planned for.
     pub(crate) planned_for: Option<Vector>,
+    /// The body it was planned for (its radius grown by its clearance).
+    pub(crate) planned_body: f32,
     /// The walkable area's generation it was planned on.
     pub(crate) generation: u64,
     /// Whether that area was out of date (being made again): then it is
@@ -295,10 +297,14 @@ impl Plugin for SteeringNavigationPlugin {
     }
 }
 
-/// An agent that stops navigating is the level's look-ahead's again.
+/// An agent that stops navigating is the level's look-ahead's again, and
+/// forgets its route: sent again, even where it was sent before, it plans
+/// anew.
 fn look_ahead_again(removed: On<Remove, Navigate>, mut commands: Commands) {
     if let Ok(mut agent) = commands.get_entity(removed.entity) {
-        agent.try_remove::<RouteKeepsClear>();
+        agent
+            .try_remove::<RouteKeepsClear>()
+            .try_insert((NavigationRoute::default(), NavigationStatus::default()));
     }
 }
 

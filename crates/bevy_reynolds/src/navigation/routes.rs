@@ -116,13 +116,25 @@ pub(super) fn plan_routes(
             break;
         };
         for (asked, found) in batch.asked.into_iter().zip(batch.work.finish()) {
-            if let Ok((_, _, pos, _, _, mut route, mut status, mut progress)) =
+            let Ok((_, _, pos, _, _, mut route, mut status, mut progress)) =
                 agents.get_mut(asked.agent)
-                && route.asked == Some(asked.ask)
-            {
-                take(&asked, found, pos.0, &mut route, &mut status, &mut commands);
-                progress.route_taken(&route, pos.0, asked.sent);
+            else {
+                continue;
+            };
+            // A route asked for before its latest ask (its goal moved on
+            // meanwhile, say, as a game drags an order) is still taken by
+            // an agent that has none yet, to walk until the latest comes:
+            // dropped, the agent stood still while its goal moved.
+            let latest = route.asked == Some(asked.ask);
+            if !latest && !route.points.is_empty() {
+                continue;
             }
+            let pending = (route.asked, route.planned_for, route.planned_body);
+            take(&asked, found, pos.0, &mut route, &mut status, &mut commands);
+            if !latest {
+                (route.asked, route.planned_for, route.planned_body) = pending;
+            }
+            progress.route_taken(&route, pos.0, asked.sent);
         }
     }
 
@@ -134,10 +146,15 @@ pub(super) fn plan_routes(
         let Some(goal) = goal_point(navigate.goal, *ground, &places) else {
             continue;
         };
+        // Sent somewhere new: its goal moved off the route's end, or its
+        // body changed. A goal written again (a game's system writing the
+        // order every frame, or inserting it again) is not a new order:
+        // taken as one, each write asked for a route again and the agent
+        // stood still waiting for it.
         let moved_off = route
             .planned_for
             .is_none_or(|planned| planned.distance(goal) > body.max(f32::EPSILON));
-        let sent = navigate.is_changed() || moved_off;
+        let sent = moved_off || route.planned_body != body;
         if route.asked.is_some() && !sent {
             // Its route is on its way.
             continue;
@@ -187,6 +204,7 @@ pub(super) fn plan_routes(
         route.asked = Some(under_way.asks);
         route.again = false;
         route.planned_for = Some(goal);
+        route.planned_body = body;
         asked_on.push(Arc::clone(area));
         asked.push(Asked {
             agent: entity,
@@ -243,6 +261,7 @@ fn take(
             points: vec![asked.from],
             corner: 0,
             planned_for: Some(asked.goal),
+            planned_body: route.planned_body,
             generation: asked.made,
             provisional: asked.provisional,
             asked: None,
@@ -264,6 +283,7 @@ fn take(
         points,
         corner: 1,
         planned_for: Some(asked.goal),
+        planned_body: route.planned_body,
         generation: asked.made,
         provisional: asked.provisional,
         asked: None,
