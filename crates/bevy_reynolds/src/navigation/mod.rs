@@ -129,8 +129,9 @@ pub enum NavigationStatus {
 pub const STALL_AFTER: f32 = 5.0;
 
 /// Triggered on a [`Navigate`] agent that has stalled (see
-/// [`NavigationStatus::Stalled`]); the first time an agent stalls, a
-/// warning names it and what holds it.
+/// [`NavigationStatus::Stalled`]). The first time an agent stalls, a
+/// warning names it and what holds it; of agents held by a crowd (waiting
+/// their turn at a door, say), only the first is logged.
 #[derive(EntityEvent, Debug, Clone, Copy, PartialEq)]
 pub struct Stalled {
     /// The agent.

@@ -425,23 +425,29 @@ pub(super) fn follow_routes(
                 Went::Nowhere => {
                     *status = NavigationStatus::Stalled;
                     commands.trigger(Stalled { entity });
-                    if !progress.warned {
-                        progress.warned = true;
-                        let crowded = grid.as_ref().is_some_and(|grid| {
-                            grid.within(pos.0, 3.0 * radius)
-                                .any(|(other, _)| other != entity)
-                        });
-                        let cause = if crowded {
-                            "others press round it (a crowd, or a door taking turns)"
-                        } else {
-                            "something its route does not go round holds it (a MovingObstacle, \
-                             its Containment, or its other steering)"
-                        };
+                    let crowded = grid.as_ref().is_some_and(|grid| {
+                        grid.within(pos.0, 3.0 * radius)
+                            .any(|(other, _)| other != entity)
+                    });
+                    // Once an agent; held by a crowd (waiting its turn at
+                    // a door, say), once an app: a crowd of them would
+                    // fill the log.
+                    if crowded && !progress.warned {
+                        warn_once!(
+                            "agent {entity} has come no nearer its goal for {STALL_AFTER} s, even \
+                             on a route planned again: others press round it (a crowd, or a door \
+                             taking turns); it is Stalled and keeps trying (others held by crowds \
+                             are not logged: observe Stalled)"
+                        );
+                    } else if !progress.warned {
                         warn!(
-                            "agent {entity} has come no nearer its goal for {STALL_AFTER} s, even on \
-                             a route planned again: {cause}; it is Stalled, and keeps trying"
+                            "agent {entity} has come no nearer its goal for {STALL_AFTER} s, even \
+                             on a route planned again: something its route does not go round \
+                             holds it (a MovingObstacle, its Containment, or its other steering); \
+                             it is Stalled and keeps trying"
                         );
                     }
+                    progress.warned = true;
                 }
             }
         }

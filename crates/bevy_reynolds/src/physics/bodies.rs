@@ -4,8 +4,8 @@
 use avian2d::prelude::{Collider, LinearVelocity, Position as BodyPosition, RigidBody, Rotation};
 use bevy::prelude::*;
 
-use super::{RadiusFromCollider, radius_from};
-use crate::agent::{Heading, Position, SteeringAgent, SteeringParams, Velocity};
+use super::{ColliderAgents, radius_from};
+use crate::agent::{Heading, Position, SteeringAgent, Velocity};
 
 /// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// each agent where its body is, at its body's velocity.
@@ -50,21 +50,7 @@ pub(super) fn agents_to_bodies(
 /// each agent whose radius is 0 takes the radius of the circle round its
 /// collider (about the body's origin), kept in step as the collider
 /// changes; a radius the game sets stays.
-pub(super) fn radius_from_collider(
-    mut agents: Query<
-        (
-            Entity,
-            &Collider,
-            &mut SteeringParams,
-            Option<&RadiusFromCollider>,
-        ),
-        (
-            With<SteeringAgent>,
-            Or<(Changed<Collider>, Changed<SteeringParams>)>,
-        ),
-    >,
-    mut commands: Commands,
-) {
+pub(super) fn radius_from_collider(mut agents: ColliderAgents<Collider>, mut commands: Commands) {
     radius_from(&mut agents, &mut commands, |collider: &Collider| {
         let round = collider.shape_scaled().compute_local_bounding_sphere();
         round.center.length() + round.radius

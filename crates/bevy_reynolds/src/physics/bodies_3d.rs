@@ -8,8 +8,8 @@ use avian3d::prelude::{
 };
 use bevy::prelude::*;
 
-use super::{RadiusFromCollider, radius_from};
-use crate::agent::{GroundPlane, Heading, Position, SteeringAgent, SteeringParams, Velocity};
+use super::{ColliderAgents, radius_from};
+use crate::agent::{GroundPlane, Heading, Position, SteeringAgent, Velocity};
 use crate::math::Vector;
 
 /// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
@@ -79,18 +79,7 @@ const FOOTPRINT_DIRECTIONS: usize = 16;
 /// radius the game sets stays.
 pub(super) fn radius_from_collider(
     ground: Res<GroundPlane>,
-    mut agents: Query<
-        (
-            Entity,
-            &Collider,
-            &mut SteeringParams,
-            Option<&RadiusFromCollider>,
-        ),
-        (
-            With<SteeringAgent>,
-            Or<(Changed<Collider>, Changed<SteeringParams>)>,
-        ),
-    >,
+    mut agents: ColliderAgents<Collider>,
     mut commands: Commands,
 ) {
     let ground = *ground;

@@ -206,22 +206,29 @@ impl Plugin for SteeringAvian3dPlugin {
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct RadiusFromCollider(pub f32);
 
+/// The agents whose collider `C` or parameters changed, with the radius
+/// they took from it, if any.
+#[cfg(any(feature = "avian2d", feature = "avian3d"))]
+type ColliderAgents<'w, 's, C> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static C,
+        &'static mut crate::agent::SteeringParams,
+        Option<&'static RadiusFromCollider>,
+    ),
+    (
+        With<crate::agent::SteeringAgent>,
+        Or<(Changed<C>, Changed<crate::agent::SteeringParams>)>,
+    ),
+>;
+
 /// Gives each agent whose radius is 0 (or still the one it took) the
 /// radius `of` its collider: a body as big as its collider.
 #[cfg(any(feature = "avian2d", feature = "avian3d"))]
 fn radius_from<C: Component>(
-    agents: &mut Query<
-        (
-            Entity,
-            &C,
-            &mut crate::SteeringParams,
-            Option<&RadiusFromCollider>,
-        ),
-        (
-            With<crate::SteeringAgent>,
-            Or<(Changed<C>, Changed<crate::SteeringParams>)>,
-        ),
-    >,
+    agents: &mut ColliderAgents<C>,
     commands: &mut Commands,
     of: impl Fn(&C) -> f32,
 ) {
