@@ -408,49 +408,52 @@ pub(super) fn follow_routes(
             *status = NavigationStatus::Arrived;
             commands.trigger(Arrived { entity });
         }
-        let on_its_way = matches!(
-            *status,
-            NavigationStatus::Following | NavigationStatus::Stalled
-        );
-        if on_its_way {
-            let left = route.remaining(pos.0);
-            match progress.went(left, 0.5 * radius, time.delta_secs()) {
-                Went::On if *status == NavigationStatus::Stalled => {
-                    *status = NavigationStatus::Following;
-                }
-                Went::On => {}
-                Went::NowhereYet => {}
-                Went::NowhereOnItsRoute => route.again = true,
-                Went::Nowhere if *status == NavigationStatus::Stalled => {}
-                Went::Nowhere => {
-                    *status = NavigationStatus::Stalled;
-                    commands.trigger(Stalled { entity });
+        // Coming nearer its goal, by half a body at least every STALL_AFTER?
+        let went = match *status {
+            NavigationStatus::Following | NavigationStatus::Stalled => {
+                progress.went(route.remaining(pos.0), 0.5 * radius, time.delta_secs())
+            }
+            _ => continue,
+        };
+        match went {
+            Went::On if *status == NavigationStatus::Stalled => {
+                *status = NavigationStatus::Following;
+            }
+            Went::On | Went::NowhereYet => {}
+            Went::NowhereOnItsRoute => route.again = true,
+            Went::Nowhere if *status == NavigationStatus::Stalled => {}
+            Went::Nowhere => {
+                *status = NavigationStatus::Stalled;
+                commands.trigger(Stalled { entity });
+                if !progress.warned {
+                    progress.warned = true;
                     let crowded = grid.as_ref().is_some_and(|grid| {
                         grid.within(pos.0, 3.0 * radius)
                             .any(|(other, _)| other != entity)
                     });
-                    // Once an agent; held by a crowd (waiting its turn at
-                    // a door, say), once an app: a crowd of them would
-                    // fill the log.
-                    if crowded && !progress.warned {
-                        warn_once!(
-                            "agent {entity} has come no nearer its goal for {STALL_AFTER} s, even \
-                             on a route planned again: others press round it (a crowd, or a door \
-                             taking turns); it is Stalled and keeps trying (others held by crowds \
-                             are not logged: observe Stalled)"
-                        );
-                    } else if !progress.warned {
-                        warn!(
-                            "agent {entity} has come no nearer its goal for {STALL_AFTER} s, even \
-                             on a route planned again: something its route does not go round \
-                             holds it (a MovingObstacle, its Containment, or its other steering); \
-                             it is Stalled and keeps trying"
-                        );
-                    }
-                    progress.warned = true;
+                    warn_stalled(entity, crowded);
                 }
             }
         }
+    }
+}
+
+/// The warning for an agent that stalled: once an agent, and of those held
+/// by a crowd (waiting their turn at a door, say), once an app, since a
+/// crowd of them would fill the log.
+fn warn_stalled(entity: Entity, crowded: bool) {
+    if crowded {
+        warn_once!(
+            "agent {entity} has come no nearer its goal for {STALL_AFTER} s, even on a route \
+             planned again: others press round it (a crowd, or a door taking turns); it is \
+             Stalled and keeps trying (others held by crowds are not logged: observe Stalled)"
+        );
+    } else {
+        warn!(
+            "agent {entity} has come no nearer its goal for {STALL_AFTER} s, even on a route \
+             planned again: something its route does not go round holds it (a MovingObstacle, \
+             its Containment, or its other steering); it is Stalled and keeps trying"
+        );
     }
 }
 
