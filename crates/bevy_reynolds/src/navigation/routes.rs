@@ -9,7 +9,7 @@ use reynolds::level::Probe;
 use reynolds::math::{closest_on_segment, direction};
 use reynolds::model::sanitize_mass;
 use reynolds::navigate::{
-    GroundHint, Route, RouteEnd, RouteFollowing, corner_in_sight, follow_route,
+    GroundHint, Route, RouteEnd, RouteFollowing, WalkableArea, corner_in_sight, follow_route,
 };
 
 use super::areas::NavigationAreas;
@@ -139,8 +139,8 @@ pub(super) fn plan_routes(
     }
 
     let mut budget = settings.routes_per_step;
-    let mut asked = Vec::new();
-    let mut asked_on = Vec::new();
+    let mut asks = (Vec::new(), Vec::new());
+    let mut again = Vec::new();
     for (entity, navigate, pos, params, containment, mut route, mut status, _) in &mut agents {
         let body = route_body(params, &navigate);
         let Some(goal) = goal_point(navigate.goal, *ground, &places) else {
@@ -193,29 +193,58 @@ pub(super) fn plan_routes(
         if sent && *status != NavigationStatus::Planning {
             *status = NavigationStatus::Planning;
         }
+        // One with a route to walk meanwhile asks after those with none:
+        // asked in turn, the re-plans of a crowd pushed off its routes took
+        // the budget from agents still standing, waiting for their first.
+        if !route.points.is_empty() {
+            again.push((entity, sent));
+            continue;
+        }
         if budget == 0 {
             continue;
         }
         budget -= 1;
-        let Some((made, area)) = areas.ready(body, within, &[pos.0, goal]) else {
-            continue;
-        };
-        under_way.asks += 1;
-        route.asked = Some(under_way.asks);
-        route.again = false;
-        route.planned_for = Some(goal);
-        route.planned_body = body;
-        asked_on.push(Arc::clone(area));
-        asked.push(Asked {
-            agent: entity,
-            ask: under_way.asks,
+        let ends = Ends {
             from: pos.0,
             goal,
-            made,
-            provisional: made != areas.generation(),
+            body,
+            within,
+        };
+        ask(
+            &mut areas,
+            &mut under_way,
+            &mut route,
+            entity,
+            ends,
             sent,
-        });
+            &mut asks,
+        );
     }
+    for (entity, sent) in again.into_iter().take(budget) {
+        let Ok((_, navigate, pos, params, containment, mut route, _, _)) = agents.get_mut(entity)
+        else {
+            continue;
+        };
+        let Some(goal) = goal_point(navigate.goal, *ground, &places) else {
+            continue;
+        };
+        let ends = Ends {
+            from: pos.0,
+            goal,
+            body: route_body(params, &navigate),
+            within: containment.map(|c| c.points.as_slice()),
+        };
+        ask(
+            &mut areas,
+            &mut under_way,
+            &mut route,
+            entity,
+            ends,
+            sent,
+            &mut asks,
+        );
+    }
+    let (asked, asked_on) = asks;
     if !asked.is_empty() {
         let ends: Vec<(Vector, Vector)> = asked.iter().map(|a| (a.from, a.goal)).collect();
         let due = areas.step() + steps_in(settings.route_lag, time.delta_secs());
@@ -232,6 +261,46 @@ pub(super) fn plan_routes(
         });
         under_way.batches.push_back(Batch { asked, work });
     }
+}
+
+/// Where a route is asked from and to, for what body, inside what.
+struct Ends<'a> {
+    from: Vector,
+    goal: Vector,
+    body: f32,
+    within: Option<&'a [Vector]>,
+}
+
+/// Asks for the agent's route, on the area its ground is made on (none
+/// while it is made).
+fn ask(
+    areas: &mut NavigationAreas,
+    under_way: &mut RoutesUnderWay,
+    route: &mut NavigationRoute,
+    agent: Entity,
+    ends: Ends,
+    sent: bool,
+    (asked, asked_on): &mut (Vec<Asked>, Vec<Arc<WalkableArea>>),
+) {
+    let generation = areas.generation();
+    let Some((made, area)) = areas.ready(ends.body, ends.within, &[ends.from, ends.goal]) else {
+        return;
+    };
+    under_way.asks += 1;
+    route.asked = Some(under_way.asks);
+    route.again = false;
+    route.planned_for = Some(ends.goal);
+    route.planned_body = ends.body;
+    asked_on.push(Arc::clone(area));
+    asked.push(Asked {
+        agent,
+        ask: under_way.asks,
+        from: ends.from,
+        goal: ends.goal,
+        made,
+        provisional: made != generation,
+        sent,
+    });
 }
 
 /// In `First`: a frame begins, and work off the step waits between its
