@@ -667,7 +667,7 @@ fn in_the_level_no_body_enters_a_rock_or_passes_a_wall() {
 }
 
 /// The level's squad, a wedge of 6 behind its leader (24 px apart), sent
-/// north between two rocks too close for the wedge: 4 s in it walks in a
+/// north between two rocks too close for the wedge: 3 s in it walks in a
 /// column; at 16 s it stands in its wedge, every place held within a
 /// quarter of the spacing, and the screenshot shows it. Without the
 /// grazers, which bolt through it from the cursor wherever the display
@@ -682,7 +682,7 @@ fn the_levels_squad_walks_in_a_column_between_rocks_and_forms_up_after() {
         temp_path("level-squad-between.json"),
     );
     under_xvfb(&format!(
-        "\"$LEVEL\" --grazers 0 --seed 3 --seconds 4 --screenshot '{}' --report '{}'",
+        "\"$LEVEL\" --grazers 0 --seed 3 --seconds 3 --screenshot '{}' --report '{}'",
         shot.display(),
         report.display()
     ));
@@ -690,7 +690,7 @@ fn the_levels_squad_walks_in_a_column_between_rocks_and_forms_up_after() {
     assert_eq!(between["squad"]["members"], 6);
     assert_eq!(
         between["squad"]["in_column"], true,
-        "4 s in, between the rocks: {}",
+        "3 s in, between the rocks: {}",
         between["squad"]
     );
     let (shot, report) = (temp_path("level-squad.png"), temp_path("level-squad.json"));

@@ -335,6 +335,20 @@ impl WalkableArea {
     /// to the nearest that is. `None` only if there is no ground at all
     /// or a point is not finite.
     pub fn route(&self, from: Vec2, to: Vec2) -> Option<Route> {
+        self.route_counted(from, to).0
+    }
+
+    /// [`route`](Self::route), and the search work it took: the nodes
+    /// Polyanya expanded, counted in its polls of [`NODES_A_POLL`] (at
+    /// least one for any route). The count is the same on every machine,
+    /// so work can be shared out by it and a run still go the same way.
+    pub fn route_counted(&self, from: Vec2, to: Vec2) -> (Option<Route>, u32) {
+        let mut work = 1;
+        let route = self.route_inner(from, to, &mut work);
+        (route, work)
+    }
+
+    fn route_inner(&self, from: Vec2, to: Vec2, work: &mut u32) -> Option<Route> {
         if !(from.is_finite() && to.is_finite()) {
             return None;
         }
@@ -356,7 +370,7 @@ impl WalkableArea {
             points.push(start);
         }
         if start != goal {
-            match self.pieces[piece].mesh.path(start, goal) {
+            match search(&self.pieces[piece].mesh, start, goal, work) {
                 Some(path) => points.extend(path.path),
                 // Polyanya found none between two points of one part: its
                 // search gave up (a point on an edge it could not place);
@@ -409,6 +423,45 @@ impl WalkableArea {
         let inside = q + (middle - q) * 1e-3;
         Some((if inside.is_finite() { inside } else { q }, best_piece))
     }
+}
+
+/// How many nodes Polyanya expands in one poll of its search, at most.
+pub const NODES_A_POLL: u32 = 3;
+
+/// Polyanya's route from `start` to `goal` on `mesh`, its work counted in
+/// `work` (nodes expanded): its search polled to the end, as many polls as
+/// its own blocking search allows (ten steps a polygon).
+fn search(
+    mesh: &polyanya::Mesh,
+    start: Vec2,
+    goal: Vec2,
+    work: &mut u32,
+) -> Option<polyanya::Path> {
+    use std::future::Future;
+    use std::task::{Context, Poll, Waker};
+    let mut context = Context::from_waker(Waker::noop());
+    let mut future = std::pin::pin!(mesh.get_path(start, goal));
+    let polygons: usize = mesh.layers.iter().map(|l| l.polygons.len()).sum();
+    let most =
+        u32::try_from(polygons.saturating_mul(10) / NODES_A_POLL as usize + 2).unwrap_or(u32::MAX);
+    for poll in 0..most {
+        match future.as_mut().poll(&mut context) {
+            Poll::Ready(found) => {
+                *work = work.saturating_add(poll.saturating_mul(NODES_A_POLL));
+                // Placing an end failed before any search (a point on an
+                // edge, within the search's delta): the blocking search
+                // places it by its nearest point.
+                return if found.is_none() && poll == 0 {
+                    mesh.path(start, goal)
+                } else {
+                    found
+                };
+            }
+            Poll::Pending => {}
+        }
+    }
+    *work = work.saturating_add(most.saturating_mul(NODES_A_POLL));
+    None
 }
 
 /// One step along a route: the velocity a body wants, and the corner it

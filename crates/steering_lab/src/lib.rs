@@ -26,6 +26,7 @@ pub mod figures;
 pub mod groups;
 pub mod levels;
 pub mod memory;
+pub mod orders;
 pub mod routes;
 mod scenario;
 pub mod shortest;

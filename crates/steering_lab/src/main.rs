@@ -173,6 +173,38 @@ enum Command {
         #[arg(long, default_value_t = 40.0)]
         spacing: f32,
     },
+    /// Move orders: units (radius 6, avoiding each other) standing among
+    /// 30 rocks or in the office level, all sent with one order to one
+    /// point, to ten points (ten groups) or each to a point of its own, as
+    /// a strategy game's click sends them. One JSON line a run: the steps
+    /// after the order until each wants to move and until each has its
+    /// route (median and last), the steps' wall time before and after
+    /// (median and worst, paced at 60 frames a second), the way each went
+    /// against the shortest route, and the positions' hash.
+    MoveOrder {
+        /// Units sent.
+        #[arg(long, value_delimiter = ',', default_value = "100,1000")]
+        units: Vec<usize>,
+        /// Where to: one, ten, each.
+        #[arg(long, value_delimiter = ',', default_value = "one,ten,each")]
+        goals: Vec<String>,
+        /// What they stand in: rocks, office.
+        #[arg(long, value_delimiter = ',', default_value = "rocks,office")]
+        ground: Vec<String>,
+        /// Steps a second.
+        #[arg(long, value_delimiter = ',', default_value = "60,144")]
+        hz: Vec<f64>,
+        /// Threads in Bevy's compute pool (one a core if not given).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The seed of the rocks and the goals.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Send each unit to where it stands as it is spawned, so that the
+        /// ground is made before the order (as for units sent before).
+        #[arg(long)]
+        sent_before: bool,
+    },
     /// Time navigation on the level workload's square of obstacles: the
     /// walkable area built and routes answered (beside Polyanya on a mesh
     /// of its own, as vleue_navigator builds one), then the plugin's steps
@@ -199,10 +231,10 @@ enum Command {
         /// Also run the soak for this many simulated seconds.
         #[arg(long)]
         soak_seconds: Option<f64>,
-        /// Routes asked for a step (`NavigationSettings::routes_per_step`;
+        /// Search work a second, nodes expanded (`NavigationSettings::search_per_second`;
         /// the plugin's default if not given).
         #[arg(long)]
-        routes_per_step: Option<usize>,
+        search_per_second: Option<u32>,
         /// Threads in Bevy's compute pool (one a core if not given).
         #[arg(long)]
         threads: Option<usize>,
@@ -777,6 +809,74 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::MoveOrder {
+            units,
+            goals,
+            ground,
+            hz,
+            threads,
+            seed,
+            sent_before,
+        } => {
+            use steering_lab::orders::{Goals, Ground, move_order};
+            let mut goal_kinds = Vec::new();
+            for g in &goals {
+                goal_kinds.push(match g.as_str() {
+                    "one" => Goals::One,
+                    "ten" => Goals::Ten,
+                    "each" => Goals::Each,
+                    other => return fail(format!("--goals: one, ten or each, not {other}")),
+                });
+            }
+            let mut grounds = Vec::new();
+            for g in &ground {
+                grounds.push(match g.as_str() {
+                    "rocks" => Ground::Rocks,
+                    "office" => Ground::Office,
+                    other => return fail(format!("--ground: rocks or office, not {other}")),
+                });
+            }
+            if let Some(bad) = hz
+                .iter()
+                .find(|h| !(h.is_finite() && **h >= 1.0 && **h <= 1000.0))
+            {
+                return fail(format!("--hz must be from 1 to 1000, not {bad}"));
+            }
+            for &n in &units {
+                for (&kind, name) in grounds.iter().zip(&ground) {
+                    for (&to, goals_name) in goal_kinds.iter().zip(&goals) {
+                        for &rate in &hz {
+                            let r = move_order(n, to, kind, rate, threads, seed, sent_before);
+                            println!(
+                                "{}",
+                                json!({
+                                    "units": r.units,
+                                    "ground": name,
+                                    "goals": goals_name,
+                                    "hz": rate,
+                                    "threads": threads,
+                                    "sent_before": sent_before,
+                                    "moving_step_median": r.moving.0,
+                                    "moving_step_last": r.moving.1,
+                                    "not_moving": r.not_moving,
+                                    "routed_step_median": r.routed.0,
+                                    "routed_step_last": r.routed.1,
+                                    "step_ms_before_median": r.before_ms.0,
+                                    "step_ms_before_worst": r.before_ms.1,
+                                    "step_ms_after_median": r.after_ms.0,
+                                    "step_ms_after_worst": r.after_ms.1,
+                                    "worst_after_over_median_before": r.after_ms.1 / r.before_ms.0,
+                                    "way_over_shortest_median": r.length_ratio.0,
+                                    "way_over_shortest_max": r.length_ratio.1,
+                                    "positions_hash": format!("{:016x}", r.positions_hash),
+                                })
+                            );
+                        }
+                    }
+                }
+            }
+            ExitCode::SUCCESS
+        }
         Command::Routes {
             obstacles,
             routes,
@@ -784,7 +884,7 @@ fn main() -> ExitCode {
             agents,
             steps,
             soak_seconds,
-            routes_per_step,
+            search_per_second,
             threads,
             seed,
         } => {
@@ -824,7 +924,8 @@ fn main() -> ExitCode {
                     "length_vs_peer_max": r.length_ratio.2,
                 })
             );
-            let s = routes::send_workload(agents, obstacles, steps, routes_per_step, seed, threads);
+            let s =
+                routes::send_workload(agents, obstacles, steps, search_per_second, seed, threads);
             println!(
                 "{}",
                 json!({
@@ -832,7 +933,7 @@ fn main() -> ExitCode {
                     "agents": s.agents,
                     "obstacles": s.obstacles,
                     "threads": threads,
-                    "routes_per_step": s.routes_per_step,
+                    "search_per_second": s.search_per_second,
                     "first_routes_steps": s.first_routes_steps,
                     "walking_step_ms_median": s.walking_ms,
                     "walking_step_ms_p95": s.walking_p95_ms,
@@ -852,7 +953,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             };
             let soak =
-                routes::routes_soak(agents, obstacles, seconds, routes_per_step, seed, threads);
+                routes::routes_soak(agents, obstacles, seconds, search_per_second, seed, threads);
             println!(
                 "{}",
                 json!({

@@ -222,7 +222,7 @@ pub fn routes_workload(obstacles: usize, routes: usize, builds: usize, seed: u64
 pub fn navigation_app(
     agents: usize,
     obstacles: usize,
-    routes_per_step: Option<usize>,
+    search_per_second: Option<u32>,
     seed: u64,
     threads: Option<usize>,
 ) -> (App, WalkableArea, Xoshiro128PlusPlus) {
@@ -234,10 +234,10 @@ pub fn navigation_app(
         ..default()
     };
     let mut app = headless_app_with_threads(BENCH_HZ, seed, settings, threads);
-    if let Some(routes_per_step) = routes_per_step {
+    if let Some(search_per_second) = search_per_second {
         app.world_mut()
             .resource_mut::<NavigationSettings>()
-            .routes_per_step = routes_per_step;
+            .search_per_second = search_per_second;
     }
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let level = level_obstacles(obstacles, &mut rng);
@@ -280,7 +280,7 @@ fn planning(world: &mut World) -> usize {
 /// Runs one fixed step, timed, at a game's pace: then waits out the rest
 /// of its 1/60 s, as a game waits for the next frame (and the routes and
 /// ground being made off the step get that time).
-fn paced_step(app: &mut App) -> Duration {
+pub(crate) fn paced_step(app: &mut App) -> Duration {
     let start = Instant::now();
     app.update();
     let took = start.elapsed();
@@ -296,8 +296,8 @@ pub struct SendReport {
     pub agents: usize,
     /// Obstacles.
     pub obstacles: usize,
-    /// Routes asked for a step.
-    pub routes_per_step: usize,
+    /// Search work a second (nodes expanded).
+    pub search_per_second: u32,
     /// Steps until every first route was planned.
     pub first_routes_steps: usize,
     /// The median step while they walk, in ms (every step here is run at
@@ -335,13 +335,16 @@ pub fn send_workload(
     agents: usize,
     obstacles: usize,
     steps: usize,
-    routes_per_step: Option<usize>,
+    search_per_second: Option<u32>,
     seed: u64,
     threads: Option<usize>,
 ) -> SendReport {
     let (mut app, area, mut rng) =
-        navigation_app(agents, obstacles, routes_per_step, seed, threads);
-    let routes_per_step = app.world().resource::<NavigationSettings>().routes_per_step;
+        navigation_app(agents, obstacles, search_per_second, seed, threads);
+    let search_per_second = app
+        .world()
+        .resource::<NavigationSettings>()
+        .search_per_second;
     let mut first_routes_steps = 0;
     while planning(app.world_mut()) > 0 && first_routes_steps < 10_000 {
         app.update();
@@ -387,7 +390,7 @@ pub fn send_workload(
     SendReport {
         agents,
         obstacles: obstacles.min(1024),
-        routes_per_step,
+        search_per_second,
         first_routes_steps,
         walking_ms,
         walking_p95_ms,
@@ -443,12 +446,12 @@ pub fn routes_soak(
     agents: usize,
     obstacles: usize,
     seconds: f64,
-    routes_per_step: Option<usize>,
+    search_per_second: Option<u32>,
     seed: u64,
     threads: Option<usize>,
 ) -> RoutesSoakReport {
     let (mut app, area, mut rng) =
-        navigation_app(agents, obstacles, routes_per_step, seed, threads);
+        navigation_app(agents, obstacles, search_per_second, seed, threads);
     let steps = (seconds * BENCH_HZ).round().max(0.0) as u64;
     let per_second = BENCH_HZ.round() as u64;
     let mut report = RoutesSoakReport {

@@ -354,7 +354,8 @@ pub struct Report {
     /// pixels.
     pub route_px: Option<f32>,
     /// The shortest way for the route's body (the agent's radius and its
-    /// clearance) from the start to the target among the level's rocks and
+    /// clearance) from where its first route starts (it heads straight for
+    /// its goal until the route comes) to the target among the level's rocks and
     /// walls, on their visibility graph ([`crate::shortest`]), in pixels:
     /// for a navigating agent on a level of at most
     /// [`MOST_SHAPES`](crate::shortest::MOST_SHAPES) shapes.
@@ -628,6 +629,7 @@ impl Scenario {
 
         let dt = 1.0 / self.hz;
         let mut route_px = None;
+        let mut route_from = self.start;
         let mut trajectory = Vec::with_capacity(self.steps() as usize + 1);
         trajectory.push(Sample {
             t: 0.0,
@@ -654,13 +656,14 @@ impl Scenario {
                 && route.points.len() > 1
             {
                 route_px = Some(route.remaining(route.points[0]));
+                route_from = route.points[0];
             }
         });
         let mut report = self.measure(trajectory, path.as_deref());
         report.route_px = route_px;
         if self.behavior == BehaviorKind::Navigate {
             let body = self.radius * (1.0 + Navigate::to(self.target).clearance);
-            report.shortest_px = shortest_length(&self.level, self.start, self.target, body);
+            report.shortest_px = shortest_length(&self.level, route_from, self.target, body);
         }
         Ok(report)
     }

@@ -101,9 +101,10 @@ pub enum Goal {
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Component, Debug, Default, PartialEq)]
 pub enum NavigationStatus {
-    /// Waiting for its route: found off the step, at most
-    /// [`NavigationSettings::routes_per_step`] a step, each taken
-    /// [`NavigationSettings::route_lag`] after it was asked for (and the
+    /// Waiting for its route, heading straight for its goal meanwhile:
+    /// found off the step within
+    /// [`NavigationSettings::search_per_second`], each taken
+    /// [`NavigationSettings::route_lag`] after it was paid for (and the
     /// ground first made [`NavigationSettings::area_lag`] after it is
     /// first needed).
     #[default]
@@ -222,15 +223,23 @@ pub struct MovingObstacle;
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Resource, Debug, PartialEq)]
 pub struct NavigationSettings {
-    /// The most routes asked for in one step: agents given goals all at
-    /// once get their routes over the next steps. 8: on a level of 1,000
-    /// obstacles a route takes 0.4 ms (median; 3 ms at the 99th
-    /// percentile), and eight a step keep one spare core ahead of them.
-    pub routes_per_step: usize,
-    /// Seconds between asking for routes and taking them (at least a
-    /// step): 0.05. Meanwhile an agent sent somewhere new goes on as it
-    /// was, and the routes are found on a thread between frames (between
-    /// the end of `Last` and `First`), leaving the frames their cores.
+    /// The search work routes may take a second, in nodes expanded
+    /// (Polyanya's): 400,000. Routes are paid for out of it in the order
+    /// they were asked for, each step its share (6,667 at 60 Hz), work a
+    /// step cannot pay carried to the next. A route among 30 rocks takes
+    /// about 20, one through an office's doors about 100, one across a
+    /// level of 1,000 obstacles some hundreds: a thousand units sent at
+    /// once have their routes within half a second. It is counted, not
+    /// timed, so that routes come at the same steps on every machine; a
+    /// node takes about a microsecond, so the default keeps at most 40% of
+    /// a spare core busy, and a step waits for a route paid for that a
+    /// slower machine has not found yet.
+    pub search_per_second: u32,
+    /// Seconds between a route's work being paid for and the route taken
+    /// (at least a step): 0.05, so that the routes are found on a thread
+    /// between frames (between the end of `Last` and `First`), leaving the
+    /// frames their cores. Meanwhile an agent sent somewhere new heads
+    /// straight for its goal.
     pub route_lag: f32,
     /// Seconds between a change of the still obstacles (or a first route
     /// for a size of body) and the walkable ground made for it: 0.2, time
@@ -243,7 +252,7 @@ pub struct NavigationSettings {
 impl Default for NavigationSettings {
     fn default() -> Self {
         Self {
-            routes_per_step: 8,
+            search_per_second: 400_000,
             route_lag: 0.05,
             area_lag: 0.2,
         }

@@ -2,7 +2,8 @@
 //! the step, and followed corner to corner.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use bevy::prelude::*;
 use reynolds::level::Probe;
@@ -50,18 +51,64 @@ fn goal_point(
     }
 }
 
-/// Routes being found off the step, in batches, each taken at its step.
+/// Routes being found off the step, in batches, paid for in order out of
+/// a budget of search work a step, each taken a set lag after it was
+/// paid for.
 #[derive(Resource, Default)]
 pub(super) struct RoutesUnderWay {
     /// Asks made so far, to tell an agent's latest from those before.
     asks: u64,
     batches: VecDeque<Batch>,
+    /// The search work the budget has left for the route it is on: carried
+    /// from step to step while one costs more than a step's, none while
+    /// nothing waits (work is never banked for later).
+    credit: u64,
+    /// Routes paid for, with the step each is taken at.
+    paid: VecDeque<(u64, Asked, Option<Route>)>,
+    /// The gaps between steps whose payments are not worked out yet.
+    gaps: VecDeque<Gap>,
 }
 
-/// One step's asks, and the routes being found for them.
+/// One step's asks, and the routes being found for them, each sent back
+/// with its work as it is found.
 struct Batch {
-    asked: Vec<Asked>,
-    work: Work<Vec<Option<Route>>>,
+    /// The step it was asked in.
+    step: u64,
+    /// Its asks not yet paid for.
+    asked: VecDeque<Asked>,
+    /// The next of them found, if it came and was not yet paid for.
+    next: Option<(Option<Route>, u32)>,
+    /// (In a mutex only to make the resource `Sync`: it is only ever
+    /// reached through `&mut`.)
+    found: Mutex<Receiver<(Option<Route>, u32)>>,
+    work: Option<Work<()>>,
+}
+
+impl Batch {
+    /// Its next route and the work it took, waiting for it if it is not
+    /// found yet (the machine is slower than the budget assumes).
+    fn peek(&mut self) -> &(Option<Route>, u32) {
+        let receiver = self.found.get_mut().unwrap_or_else(PoisonError::into_inner);
+        self.next.get_or_insert_with(|| {
+            if let Ok(found) = receiver.try_recv() {
+                return found;
+            }
+            if let Some(work) = &self.work {
+                work.want();
+            }
+            match receiver.recv() {
+                Ok(found) => found,
+                // Its thread ended before sending it: it panicked, and
+                // the panic goes on here.
+                Err(_) => {
+                    if let Some(work) = self.work.take() {
+                        work.finish();
+                    }
+                    (None, 1)
+                }
+            }
+        })
+    }
 }
 
 /// A route asked for.
@@ -82,8 +129,8 @@ struct Asked {
 /// the routes due given to their agents; then a route asked for each
 /// agent that needs one (sent somewhere new, its goal moved off the
 /// route's end, pushed off its way, or the level changed where its route
-/// goes), at most [`NavigationSettings::routes_per_step`] a step, found
-/// off the step and taken [`NavigationSettings::route_lag`] later.
+/// goes), found off the step within [`NavigationSettings::search_per_second`]
+/// and taken [`NavigationSettings::route_lag`] after it is paid for.
 #[allow(clippy::type_complexity)]
 pub(super) fn plan_routes(
     settings: Res<NavigationSettings>,
@@ -107,38 +154,42 @@ pub(super) fn plan_routes(
     >,
     mut commands: Commands,
 ) {
+    pay_for_routes(
+        &mut under_way,
+        areas.step(),
+        settings.search_per_second,
+        time.delta_secs(),
+        steps_in(settings.route_lag, time.delta_secs()),
+    );
     while under_way
-        .batches
+        .paid
         .front()
-        .is_some_and(|batch| batch.work.due <= areas.step())
+        .is_some_and(|(due, _, _)| *due <= areas.step())
     {
-        let Some(batch) = under_way.batches.pop_front() else {
+        let Some((_, asked, found)) = under_way.paid.pop_front() else {
             break;
         };
-        for (asked, found) in batch.asked.into_iter().zip(batch.work.finish()) {
-            let Ok((_, _, pos, _, _, mut route, mut status, mut progress)) =
-                agents.get_mut(asked.agent)
-            else {
-                continue;
-            };
-            // A route asked for before its latest ask (its goal moved on
-            // meanwhile, say, as a game drags an order) is still taken by
-            // an agent that has none yet, to walk until the latest comes:
-            // dropped, the agent stood still while its goal moved.
-            let latest = route.asked == Some(asked.ask);
-            if !latest && !route.points.is_empty() {
-                continue;
-            }
-            let pending = (route.asked, route.planned_for, route.planned_body);
-            take(&asked, found, pos.0, &mut route, &mut status, &mut commands);
-            if !latest {
-                (route.asked, route.planned_for, route.planned_body) = pending;
-            }
-            progress.route_taken(&route, pos.0, asked.sent);
+        let Ok((_, _, pos, _, _, mut route, mut status, mut progress)) =
+            agents.get_mut(asked.agent)
+        else {
+            continue;
+        };
+        // A route asked for before its latest ask (its goal moved on
+        // meanwhile, say, as a game drags an order) is still taken by
+        // an agent that has none yet, to walk until the latest comes:
+        // dropped, the agent stood still while its goal moved.
+        let latest = route.asked == Some(asked.ask);
+        if !latest && !route.points.is_empty() {
+            continue;
         }
+        let pending = (route.asked, route.planned_for, route.planned_body);
+        take(&asked, found, pos.0, &mut route, &mut status, &mut commands);
+        if !latest {
+            (route.asked, route.planned_for, route.planned_body) = pending;
+        }
+        progress.route_taken(&route, pos.0, asked.sent);
     }
 
-    let mut budget = settings.routes_per_step;
     let mut asks = (Vec::new(), Vec::new());
     let mut again = Vec::new();
     for (entity, navigate, pos, params, containment, mut route, mut status, _) in &mut agents {
@@ -170,7 +221,14 @@ pub(super) fn plan_routes(
         // What is left of it: from the corner it last passed on.
         let ahead = route.corner.saturating_sub(1).min(route.points.len());
         let newer = route.generation != made;
+        // From where it saw past the corner it had: it heads straight
+        // for the next from there.
+        let seen_way = match (route.seen_from, route.points.get(route.corner)) {
+            (Some(from), Some(to)) => areas.touches(route.generation, made, &[from, *to], body),
+            _ => false,
+        };
         let stale = areas.touches(route.generation, made, &route.points[ahead..], body)
+            || seen_way
             || (newer && (route.provisional || *status == NavigationStatus::Unreachable))
             || route.again;
         // Pushed off its way (by a crowd, or swinging wide round a
@@ -197,13 +255,9 @@ pub(super) fn plan_routes(
         // asked in turn, the re-plans of a crowd pushed off its routes took
         // the budget from agents still standing, waiting for their first.
         if !route.points.is_empty() {
-            again.push((entity, sent));
+            again.push((pos.0.distance_squared(goal), entity, sent));
             continue;
         }
-        if budget == 0 {
-            continue;
-        }
-        budget -= 1;
         let ends = Ends {
             from: pos.0,
             goal,
@@ -220,7 +274,9 @@ pub(super) fn plan_routes(
             &mut asks,
         );
     }
-    for (entity, sent) in again.into_iter().take(budget) {
+    // Nearest its goal first: the nearest are the soonest there.
+    again.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (_, entity, sent) in again {
         let Ok((_, navigate, pos, params, containment, mut route, _, _)) = agents.get_mut(entity)
         else {
             continue;
@@ -247,19 +303,97 @@ pub(super) fn plan_routes(
     let (asked, asked_on) = asks;
     if !asked.is_empty() {
         let ends: Vec<(Vector, Vector)> = asked.iter().map(|a| (a.from, a.goal)).collect();
-        let due = areas.step() + steps_in(settings.route_lag, time.delta_secs());
-        // Route by route, each between frames where it can be.
-        let work = Work::start(due, &areas.frames, move |gate| {
-            asked_on
-                .iter()
-                .zip(ends)
-                .map(|(area, (from, goal))| {
-                    gate.wait();
-                    area.route(from, goal)
-                })
-                .collect()
+        let (send, found) = channel();
+        // Route by route, each between frames where it can be, each sent
+        // back as it is found.
+        let work = Work::start(areas.step(), &areas.frames, move |gate| {
+            for (area, (from, goal)) in asked_on.iter().zip(ends) {
+                gate.wait();
+                if send.send(area.route_counted(from, goal)).is_err() {
+                    break;
+                }
+            }
         });
-        under_way.batches.push_back(Batch { asked, work });
+        under_way.batches.push_back(Batch {
+            step: areas.step(),
+            asked: asked.into(),
+            next: None,
+            found: Mutex::new(found),
+            work: Some(work),
+        });
+    }
+}
+
+/// Pays for the routes asked before step `step`, in the order asked, out
+/// of the search work a step of `dt` buys at `per_second` (nodes
+/// expanded): each paid for in the gap before a step is taken `lag` steps
+/// after the step before it. The work is counted, not timed, so routes
+/// come at the same steps on every machine.
+///
+/// A gap's payment is worked out only when its routes are due (`lag`
+/// steps on), as the routes are taken: it needs each route's work, known
+/// once the route is found, and worked out at once a step waited for
+/// the thread finding them (a thousand sent at once on a level of 1,000
+/// obstacles: a worst step of 30 ms against 3 ms walking). A step waits
+/// only for a route due and not found yet.
+fn pay_for_routes(under_way: &mut RoutesUnderWay, step: u64, per_second: u32, dt: f32, lag: u64) {
+    let dt = if dt.is_finite() && dt > 0.0 {
+        dt
+    } else {
+        1.0 / 60.0
+    };
+    if let Some(after) = step.checked_sub(1) {
+        under_way.gaps.push_back(Gap {
+            after,
+            work: (f64::from(per_second) * f64::from(dt)).ceil().max(1.0) as u64,
+            due: after + lag,
+        });
+    }
+    while under_way.gaps.front().is_some_and(|gap| gap.due <= step) {
+        let Some(gap) = under_way.gaps.pop_front() else {
+            break;
+        };
+        pay_in(under_way, gap);
+    }
+}
+
+/// The gap after a step: the search work it buys, and the step the routes
+/// it pays for are taken at.
+#[derive(Clone, Copy)]
+struct Gap {
+    after: u64,
+    work: u64,
+    due: u64,
+}
+
+/// Pays for what `gap` buys of the routes asked by its step.
+fn pay_in(under_way: &mut RoutesUnderWay, gap: Gap) {
+    let waiting = under_way
+        .batches
+        .iter()
+        .any(|batch| batch.step <= gap.after && !batch.asked.is_empty());
+    if !waiting {
+        under_way.credit = 0;
+        return;
+    }
+    under_way.credit = under_way.credit.saturating_add(gap.work);
+    while let Some(batch) = under_way.batches.front_mut() {
+        if batch.step > gap.after {
+            break;
+        }
+        if batch.asked.is_empty() {
+            under_way.batches.pop_front();
+            continue;
+        }
+        let cost = u64::from(batch.peek().1);
+        if cost > under_way.credit {
+            break;
+        }
+        under_way.credit -= cost;
+        let (Some(asked), Some((found, _))) = (batch.asked.pop_front(), batch.next.take()) else {
+            break;
+        };
+        under_way.paid.push_back((gap.due, asked, found));
     }
 }
 
@@ -387,6 +521,12 @@ fn set(
     }
 }
 
+/// How far (in bodies, its clearance in) a new goal may be from the end of
+/// the route an agent walks for it to go on walking that route while the
+/// new one is found, rather than straight for the goal: a goal dragged a
+/// little keeps its route, one sent elsewhere does not.
+const PROVISIONAL_PAST: f32 = 4.0;
+
 /// How often a follower looks past the corner it heads for, in steps,
 /// each on a step of its own: a look is a probe along its way, dear beside
 /// following, and looking every step passed crowds through doors no better
@@ -416,6 +556,8 @@ pub(super) fn follow_routes(
     index: Res<ObstacleIndex>,
     grid: Option<Res<NeighborGrid>>,
     time: Res<Time>,
+    ground: Res<GroundPlane>,
+    places: Query<(Option<&Position>, Option<&GlobalTransform>)>,
     mut step: Local<u64>,
     mut commands: Commands,
 ) {
@@ -433,15 +575,44 @@ pub(super) fn follow_routes(
         mut progress,
     ) in &mut agents
     {
+        let radius = params.body_radius();
+        let clearance = navigate.clearance.clamp(0.0, 1.0);
+        let body = radius * (1.0 + clearance);
+        let how = RouteFollowing {
+            max_speed: params.max_speed,
+            max_accel: params.max_force / sanitize_mass(params.mass),
+            slowing_radius: params.slowing_radius,
+            reach: radius * clearance,
+            room: (2.0 * radius * (1.0 + clearance)).max(0.5 * params.min_look_ahead),
+            response_time: params.response_time,
+        };
+        // Sent where its route (if any) does not go: straight for the goal
+        // until its route comes, so that a unit moves in the step after
+        // its order (standing still for its route, a thousand sent at once
+        // stood for seconds).
+        if *status == NavigationStatus::Planning
+            && let Some(goal) = goal_point(navigate.goal, *ground, &places)
+            && route
+                .points
+                .last()
+                .is_none_or(|end| end.distance(goal) > PROVISIONAL_PAST * body)
+        {
+            let step = follow_route(&[pos.0, goal], 1, pos.0, how);
+            steering.add_desired(
+                Priority::Normal,
+                1.0,
+                step.desired,
+                vel.0,
+                params.response_time,
+            );
+            continue;
+        }
         if route.points.is_empty() {
             continue;
         }
-        let radius = params.body_radius();
-        let clearance = navigate.clearance.clamp(0.0, 1.0);
         // On past a corner it sees past: pushed off its line by a crowd,
         // or beside a round corner's first points (BENCHMARKS.md, "Routes
         // through a crowd").
-        let body = radius * (1.0 + clearance);
         let sees = |to| in_sight(&index, containment, pos.0, to, body);
         let looks = (*step + u64::from(entity.index_u32())).is_multiple_of(LOOK_PAST_EVERY);
         if let Some(corner) = looks
@@ -451,14 +622,6 @@ pub(super) fn follow_routes(
             route.corner = corner;
             route.seen_from = Some(pos.0);
         }
-        let how = RouteFollowing {
-            max_speed: params.max_speed,
-            max_accel: params.max_force / sanitize_mass(params.mass),
-            slowing_radius: params.slowing_radius,
-            reach: radius * clearance,
-            room: (2.0 * radius * (1.0 + clearance)).max(0.5 * params.min_look_ahead),
-            response_time: params.response_time,
-        };
         let step = follow_route(&route.points, route.corner, pos.0, how);
         if route.corner != step.corner {
             route.corner = step.corner;
@@ -660,6 +823,7 @@ pub(super) fn keep_on_ground(
             &mut OnGround,
             &SteeringParams,
             Option<&Containment>,
+            &NavigationRoute,
             Has<AvoidAgents>,
             Has<IgnoreObstacles>,
         ),
@@ -674,16 +838,30 @@ pub(super) fn keep_on_ground(
         mut on_ground,
         params,
         containment,
+        route,
         avoids,
         ignores_obstacles,
     ) in &mut agents
     {
         let radius = params.body_radius();
         if !ignores_obstacles {
-            stop_short_of_crossing(&index, previous.0, &mut pos.0, &mut vel.0, radius, dt);
+            // Heading straight for its goal before it has a route (and
+            // its ground may not be made yet): its whole body is stopped
+            // where it meets an obstacle, and waits there for its route.
+            let swept = if route.points.is_empty() { radius } else { 0.0 };
+            let step = Step {
+                from: previous.0,
+                dt,
+                radius,
+                swept,
+            };
+            stop_short_of_crossing(&index, step, &mut pos.0, &mut vel.0);
         }
         let within = containment.map(|c| c.points.as_slice());
-        let Some(area) = areas.area(radius, within, &[pos.0]) else {
+        // An open ground reaching its goal as well: made round where it
+        // is alone, it was made again for every step it took toward it.
+        let goal = route.planned_for.unwrap_or(pos.0);
+        let Some(area) = areas.area(radius, within, &[pos.0, goal]) else {
             continue;
         };
         if area.is_free_from(pos.0, &mut on_ground.bypass_change_detection().0) {
@@ -702,6 +880,16 @@ pub(super) fn keep_on_ground(
     }
 }
 
+/// A body's step: from where, in what time, its radius, and the radius of
+/// what is swept along it (its middle, or its whole body).
+#[derive(Clone, Copy)]
+struct Step {
+    from: Vector,
+    dt: f32,
+    radius: f32,
+    swept: f32,
+}
+
 /// A body whose middle stepped across an obstacle's edge is stopped where
 /// it met it, its velocity into it taken away: a small body's step round a
 /// corner can cross the thin band the route keeps it off a still one by
@@ -709,14 +897,13 @@ pub(super) fn keep_on_ground(
 /// inside a box it then had no way out of), and nothing else keeps a
 /// follower off a [`MovingObstacle`](super::MovingObstacle), which its
 /// route does not go round.
-fn stop_short_of_crossing(
-    index: &ObstacleIndex,
-    from: Vector,
-    to: &mut Vector,
-    vel: &mut Vector,
-    radius: f32,
-    dt: f32,
-) {
+fn stop_short_of_crossing(index: &ObstacleIndex, step: Step, to: &mut Vector, vel: &mut Vector) {
+    let Step {
+        from,
+        dt,
+        radius,
+        swept,
+    } = step;
     let step = from.distance(*to);
     // Not a step at all (a teleport, a wrap round the world) past twice
     // the velocity's reach.
@@ -729,7 +916,7 @@ fn stop_short_of_crossing(
         from,
         dir,
         length: step,
-        radius: 0.0,
+        radius: swept,
     };
     if let Some(hit) = index.first_hit(&probe) {
         *to = from + dir * (hit.at - 0.01 * radius).max(0.0);

@@ -160,7 +160,7 @@ impl<T: Send + 'static> Work<T> {
 
 impl<T> Work<T> {
     /// Wanted now: it stops waiting for frames.
-    fn want(&self) {
+    pub(super) fn want(&self) {
         // Set under the lock, so that a gate between its check and its
         // wait does not miss the wake.
         let state = self.frames.state();

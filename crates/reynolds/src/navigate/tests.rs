@@ -741,3 +741,28 @@ fn a_follower_heads_for_the_last_corner_it_sees() {
     assert_eq!(corner_in_sight(&points[..1], 1, sees(&[0])), None);
     assert_eq!(corner_in_sight(&[], 1, sees(&[])), None);
 }
+
+/// A route's search work is counted the same way every time, at least one,
+/// and grows with the search: from inside the U to behind it costs more
+/// than a step along the open ground. The route is the one `route` gives.
+#[test]
+fn a_routes_search_work_is_counted_and_grows_with_the_search() {
+    let area = WalkableArea::new(
+        &u_trap(),
+        Ground::Open {
+            around: &[Vec2::new(-10.0, -10.0), Vec2::new(20.0, 10.0)],
+        },
+        BODY,
+    );
+    let near = area
+        .route_counted(Vec2::new(-5.0, 8.0), Vec2::new(-4.0, 8.0))
+        .1;
+    let (from, behind) = (Vec2::new(5.0, 0.0), Vec2::new(12.0, 0.0));
+    let (route, work) = area.route_counted(from, behind);
+    assert_eq!(route, area.route(from, behind));
+    assert_eq!(area.route_counted(from, behind).1, work);
+    assert!(
+        work > near && near >= 1,
+        "behind the U {work}, a step {near}"
+    );
+}
