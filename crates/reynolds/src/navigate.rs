@@ -313,6 +313,15 @@ impl WalkableArea {
         self.nearest_on_ground(p, None).map(|(q, _)| q)
     }
 
+    /// How many convex polygons its ground is made of.
+    pub fn polygon_count(&self) -> usize {
+        self.pieces
+            .iter()
+            .flat_map(|piece| &piece.mesh.layers)
+            .map(|layer| layer.polygons.len())
+            .sum()
+    }
+
     /// The convex polygons its ground is made of, for drawing.
     pub fn polygons(&self) -> impl Iterator<Item = impl Iterator<Item = Vec2> + '_> + '_ {
         self.pieces

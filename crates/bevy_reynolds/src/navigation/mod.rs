@@ -227,13 +227,14 @@ pub struct NavigationSettings {
     /// (Polyanya's): 400,000. Routes are paid for out of it in the order
     /// they were asked for, each step its share (6,667 at 60 Hz), work a
     /// step cannot pay carried to the next. A route among 30 rocks takes
-    /// about 20, one through an office's doors about 100, one across a
-    /// level of 1,000 obstacles some hundreds: a thousand units sent at
-    /// once have their routes within half a second. It is counted, not
-    /// timed, so that routes come at the same steps on every machine; a
-    /// node takes about a microsecond, so the default keeps at most 40% of
-    /// a spare core busy, and a step waits for a route paid for that a
-    /// slower machine has not found yet.
+    /// about 20 nodes, one through an office's doors about 100: a thousand
+    /// units sent at once have their routes within half a second. On a
+    /// ground of more than 1,000 polygons a node counts for more, as it
+    /// takes longer (1 + log10(polygons / 1,000): 2.3 on a level of 1,000
+    /// obstacles, where a route counts about 600). It is counted, not
+    /// timed, so that routes come at the same steps on every machine; it
+    /// keeps about 40% of a spare core busy while routes wait, and a step
+    /// waits for a route due that a slower machine has not found yet.
     pub search_per_second: u32,
     /// Seconds between a route's work being paid for and the route taken
     /// (at least a step): 0.05, so that the routes are found on a thread
@@ -346,6 +347,30 @@ struct FrameEnded;
 mod tests {
     use super::*;
     use crate::SteeringPlugins;
+
+    /// A search's nodes count as they are on a ground of under 1,000
+    /// polygons, and for more on a bigger one, where each takes longer:
+    /// counted alike there, the budget kept a core busy and steps waited.
+    #[test]
+    fn a_node_counts_for_more_on_a_big_ground() {
+        use reynolds::navigate::{Ground, Solid, WalkableArea};
+        let rocks = |n: usize| -> Vec<Solid> {
+            (0..n * n)
+                .map(|i| Solid::Circle {
+                    center: Vec2::new((i % n) as f32, (i / n) as f32) * 10.0,
+                    radius: 2.0,
+                })
+                .collect()
+        };
+        let ground = Ground::Open { around: &[] };
+        let small = WalkableArea::new(&rocks(2), ground, 0.5);
+        let big = WalkableArea::new(&rocks(20), ground, 0.5);
+        assert!(small.polygon_count() < 1_000 && big.polygon_count() > 5_000);
+        assert_eq!(routes::work_of(100, &small), 100);
+        let weight = 1.0 + (big.polygon_count() as f64 / 1_000.0).log10();
+        assert_eq!(routes::work_of(100, &big), (100.0 * weight).ceil() as u32);
+        assert!(routes::work_of(100, &big) > 170);
+    }
 
     /// Routes waiting between frames start only once the frame's last
     /// system has run: a system at the end of `Last` still sees the frame
