@@ -844,3 +844,64 @@ fn routes_are_paid_for_out_of_a_budget_of_search_work() {
         }
     }
 }
+
+/// A goal dragged a little (30 px/s, written every frame) is followed by
+/// mending the route's end, not by searching again: over 3 s one unit is
+/// planned again about every 30 px (four bodies), and Planning for at most
+/// a quarter of a second in all after its first route; its route's end is
+/// never more than two bodies from the goal while it follows. Searched
+/// again whenever the goal moved a body (7.5 px, every quarter second),
+/// it was Planning for 0.5 s of the 3 s at 60 Hz.
+#[test]
+fn a_goal_dragged_a_little_mends_the_route_without_a_search() {
+    for hz in RATES {
+        let mut app = headless_app(hz, 1, SteeringSettings::default());
+        app.world_mut()
+            .spawn((Obstacle::circle(60.0), Position(Vec2::new(200.0, 100.0))));
+        let goal_at = |t: f32| Vec2::new(700.0, 30.0 * t);
+        let agent = app
+            .world_mut()
+            .spawn((
+                Navigate::to(goal_at(0.0)),
+                Position(Vec2::new(-300.0, 0.0)),
+                SteeringParams {
+                    radius: 6.0,
+                    ..default()
+                },
+            ))
+            .id();
+        app.add_systems(
+            Update,
+            move |time: Res<Time>, mut nav: Query<&mut Navigate>| {
+                if let Ok(mut navigate) = nav.get_mut(agent) {
+                    navigate.goal = Goal::Point(goal_at(time.elapsed_secs()));
+                }
+            },
+        );
+        let (mut routed, mut planning, mut farthest_end) = (false, 0u32, 0.0f32);
+        run_steps(&mut app, (hz * 3.0) as u64, |world| {
+            let status = *world.get::<NavigationStatus>(agent).unwrap();
+            let route = world.get::<NavigationRoute>(agent).unwrap();
+            let Goal::Point(goal) = world.get::<Navigate>(agent).unwrap().goal else {
+                unreachable!()
+            };
+            routed |= status == NavigationStatus::Following;
+            if routed && status == NavigationStatus::Planning {
+                planning += 1;
+            }
+            if status == NavigationStatus::Following {
+                farthest_end = farthest_end.max(route.points.last().unwrap().distance(goal));
+            }
+        });
+        let seconds = planning as f64 / hz;
+        assert!(routed, "at {hz} Hz");
+        assert!(
+            seconds <= 0.25,
+            "at {hz} Hz: Planning for {seconds} s after its first route"
+        );
+        assert!(
+            farthest_end <= 15.0,
+            "at {hz} Hz: its route's end {farthest_end} px from the goal"
+        );
+    }
+}

@@ -165,6 +165,8 @@ pub struct NavigationRoute {
     pub corner: usize,
     /// The goal it was planned for.
     pub(crate) planned_for: Option<Vector>,
+    /// The goal it was searched for (it may have been mended since).
+    pub(crate) searched_for: Option<Vector>,
     /// The body it was planned for (its radius grown by its clearance).
     pub(crate) planned_body: f32,
     /// The walkable area's generation it was planned on.

@@ -138,6 +138,7 @@ pub(super) fn plan_routes(
     ground: Res<GroundPlane>,
     mut areas: ResMut<NavigationAreas>,
     mut under_way: ResMut<RoutesUnderWay>,
+    index: Res<ObstacleIndex>,
     places: Query<(Option<&Position>, Option<&GlobalTransform>)>,
     mut agents: Query<
         (
@@ -202,10 +203,17 @@ pub(super) fn plan_routes(
         // order every frame, or inserting it again) is not a new order:
         // taken as one, each write asked for a route again and the agent
         // stood still waiting for it.
+        let sees = |from: Vector, to: Vector| in_sight(&index, containment, from, to, body);
         let moved_off = route
             .planned_for
             .is_none_or(|planned| planned.distance(goal) > body.max(f32::EPSILON));
         let sent = moved_off || route.planned_body != body;
+        if moved_off && route.planned_body == body && mend(&mut route, *status, pos.0, goal, sees) {
+            if *status != NavigationStatus::Following {
+                *status = NavigationStatus::Following;
+            }
+            continue;
+        }
         if route.asked.is_some() && !sent {
             // Its route is on its way.
             continue;
@@ -411,6 +419,51 @@ fn pay_in(under_way: &mut RoutesUnderWay, gap: Gap) {
     }
 }
 
+/// How far (in bodies, its clearance in) a goal may move from where its
+/// route was last searched for and the route still be mended rather than
+/// searched again: 4.
+const MEND_WITHIN: f32 = 4.0;
+
+/// Mends a route whose goal moved a little (a game dragging an order):
+/// its end moved to the goal, without a search, if its last stretch (from
+/// its last corner, or from where the agent is if it is on that stretch)
+/// goes straight there clear of everything, and the goal is within
+/// [`MEND_WITHIN`] bodies of where the route was searched for (farther,
+/// the mended route may run well over the shortest). A search asked
+/// meanwhile is forgotten. Whether it was mended.
+fn mend(
+    route: &mut NavigationRoute,
+    status: NavigationStatus,
+    pos: Vector,
+    goal: Vector,
+    sees: impl Fn(Vector, Vector) -> bool,
+) -> bool {
+    let body = route.planned_body;
+    let serves = matches!(
+        status,
+        NavigationStatus::Following | NavigationStatus::Arrived | NavigationStatus::Planning
+    ) && route.points.len() >= 2
+        && route
+            .searched_for
+            .is_some_and(|searched| searched.distance(goal) <= MEND_WITHIN * body);
+    if !serves {
+        return false;
+    }
+    let last = route.points.len() - 1;
+    let from = if route.corner >= last {
+        pos
+    } else {
+        route.points[last - 1]
+    };
+    if !sees(from, goal) {
+        return false;
+    }
+    route.points[last] = goal;
+    route.planned_for = Some(goal);
+    route.asked = None;
+    true
+}
+
 /// Where a route is asked from and to, for what body, inside what.
 struct Ends<'a> {
     from: Vector,
@@ -478,6 +531,7 @@ fn take(
             points: vec![asked.from],
             corner: 0,
             planned_for: Some(asked.goal),
+            searched_for: Some(asked.goal),
             planned_body: route.planned_body,
             generation: asked.made,
             provisional: asked.provisional,
@@ -500,6 +554,7 @@ fn take(
         points,
         corner: 1,
         planned_for: Some(asked.goal),
+        searched_for: Some(asked.goal),
         planned_body: route.planned_body,
         generation: asked.made,
         provisional: asked.provisional,
