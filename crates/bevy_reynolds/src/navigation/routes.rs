@@ -655,6 +655,9 @@ pub(super) fn follow_routes(
             room: (2.0 * radius * (1.0 + clearance)).max(0.5 * params.min_look_ahead),
             response_time: params.response_time,
         };
+        let mut steer = |desired| {
+            steering.add_desired(Priority::Normal, 1.0, desired, vel.0, params.response_time);
+        };
         // Sent where its route (if any) does not go: straight for the goal
         // until its route comes, so that a unit moves in the step after
         // its order (standing still for its route, a thousand sent at once
@@ -666,14 +669,7 @@ pub(super) fn follow_routes(
                 .last()
                 .is_none_or(|end| end.distance(goal) > PROVISIONAL_PAST * body)
         {
-            let step = follow_route(&[pos.0, goal], 1, pos.0, how);
-            steering.add_desired(
-                Priority::Normal,
-                1.0,
-                step.desired,
-                vel.0,
-                params.response_time,
-            );
+            steer(follow_route(&[pos.0, goal], 1, pos.0, how).desired);
             continue;
         }
         if route.points.is_empty() {
@@ -696,13 +692,7 @@ pub(super) fn follow_routes(
             route.corner = step.corner;
             route.seen_from = None;
         }
-        steering.add_desired(
-            Priority::Normal,
-            1.0,
-            step.desired,
-            vel.0,
-            params.response_time,
-        );
+        steer(step.desired);
         let end = *route.points.last().expect("a route has points");
         let there = pos.0.distance(end) <= (0.5 * radius).max(0.01 * params.slowing_radius);
         if there && *status == NavigationStatus::Following {
