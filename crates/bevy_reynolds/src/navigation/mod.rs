@@ -3,6 +3,8 @@
 //! body through the level's [`Obstacle`](crate::Obstacle)s and follows it. Planar.
 
 mod areas;
+mod follow;
+mod ground;
 mod routes;
 mod work;
 
@@ -58,7 +60,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// ```
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-#[require(SteeringAgent, NavigationStatus, NavigationRoute, routes::Progress)]
+#[require(SteeringAgent, NavigationStatus, NavigationRoute, follow::Progress)]
 pub struct Navigate {
     /// Where to.
     pub goal: Goal,
@@ -288,7 +290,7 @@ impl Plugin for SteeringNavigationPlugin {
             // The route keeps it clear of still obstacles, and the level's
             // look-ahead leaves them to it; again when it stops navigating.
             .register_required_components::<Navigate, RouteKeepsClear>()
-            .register_required_components::<Navigate, routes::OnGround>()
+            .register_required_components::<Navigate, ground::OnGround>()
             .add_observer(look_ahead_again)
             .add_systems(First, routes::frame_begins)
             .add_systems(frame_end, routes::frame_ends)
@@ -299,10 +301,10 @@ impl Plugin for SteeringNavigationPlugin {
                         .chain()
                         .run_if(any_with_component::<Navigate>)
                         .in_set(StepSystems::PlanRoutes),
-                    routes::follow_routes
+                    follow::follow_routes
                         .run_if(any_with_component::<Navigate>)
                         .in_set(StepSystems::FollowRoutes),
-                    routes::keep_on_ground
+                    ground::keep_on_ground
                         .run_if(any_with_component::<Navigate>)
                         .in_set(StepSystems::KeepOnGround),
                 ),
