@@ -182,7 +182,7 @@ pub(super) fn plan_routes(
     }
 
     let mut asks = (Vec::new(), Vec::new());
-    let mut again = Vec::new();
+    let (mut first, mut again) = (Vec::new(), Vec::new());
     for (entity, navigate, pos, params, containment, mut route, mut status, _) in &mut agents {
         let body = route_body(params, &navigate);
         let Some(goal) = goal_point(navigate.goal, *ground, &places) else {
@@ -252,29 +252,16 @@ pub(super) fn plan_routes(
         // One with a route to walk meanwhile asks after those with none:
         // asked in turn, the re-plans of a crowd pushed off its routes took
         // the budget from agents still standing, waiting for their first.
-        if !route.points.is_empty() {
+        if route.points.is_empty() {
+            first.push((entity, sent));
+        } else {
             again.push((pos.0.distance_squared(goal), entity, sent));
-            continue;
         }
-        let ends = Ends {
-            from: pos.0,
-            goal,
-            body,
-            within,
-        };
-        ask(
-            &mut areas,
-            &mut under_way,
-            &mut route,
-            entity,
-            ends,
-            sent,
-            &mut asks,
-        );
     }
-    // Nearest its goal first: the nearest are the soonest there.
+    // Re-plans nearest their goal first: the nearest are the soonest there.
     again.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    for (_, entity, sent) in again {
+    let again = again.into_iter().map(|(_, entity, sent)| (entity, sent));
+    for (entity, sent) in first.into_iter().chain(again) {
         let Ok((_, navigate, pos, params, containment, mut route, _, _)) = agents.get_mut(entity)
         else {
             continue;
