@@ -818,64 +818,19 @@ fn main() -> ExitCode {
             seed,
             sent_before,
         } => {
-            use steering_lab::orders::{Goals, Ground, move_order};
-            let mut goal_kinds = Vec::new();
-            for g in &goals {
-                goal_kinds.push(match g.as_str() {
-                    "one" => Goals::One,
-                    "ten" => Goals::Ten,
-                    "each" => Goals::Each,
-                    other => return fail(format!("--goals: one, ten or each, not {other}")),
-                });
+            let runs = steering_lab::orders::MoveOrderRuns {
+                units,
+                goals,
+                ground,
+                hz,
+                threads,
+                seed,
+                sent_before,
+            };
+            match runs.print() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => fail(message),
             }
-            let mut grounds = Vec::new();
-            for g in &ground {
-                grounds.push(match g.as_str() {
-                    "rocks" => Ground::Rocks,
-                    "office" => Ground::Office,
-                    other => return fail(format!("--ground: rocks or office, not {other}")),
-                });
-            }
-            if let Some(bad) = hz
-                .iter()
-                .find(|h| !(h.is_finite() && **h >= 1.0 && **h <= 1000.0))
-            {
-                return fail(format!("--hz must be from 1 to 1000, not {bad}"));
-            }
-            for &n in &units {
-                for (&kind, name) in grounds.iter().zip(&ground) {
-                    for (&to, goals_name) in goal_kinds.iter().zip(&goals) {
-                        for &rate in &hz {
-                            let r = move_order(n, to, kind, rate, threads, seed, sent_before);
-                            println!(
-                                "{}",
-                                json!({
-                                    "units": r.units,
-                                    "ground": name,
-                                    "goals": goals_name,
-                                    "hz": rate,
-                                    "threads": threads,
-                                    "sent_before": sent_before,
-                                    "moving_step_median": r.moving.0,
-                                    "moving_step_last": r.moving.1,
-                                    "not_moving": r.not_moving,
-                                    "routed_step_median": r.routed.0,
-                                    "routed_step_last": r.routed.1,
-                                    "step_ms_before_median": r.before_ms.0,
-                                    "step_ms_before_worst": r.before_ms.1,
-                                    "step_ms_after_median": r.after_ms.0,
-                                    "step_ms_after_worst": r.after_ms.1,
-                                    "worst_after_over_median_before": r.after_ms.1 / r.before_ms.0,
-                                    "way_over_shortest_median": r.length_ratio.0,
-                                    "way_over_shortest_max": r.length_ratio.1,
-                                    "positions_hash": format!("{:016x}", r.positions_hash),
-                                })
-                            );
-                        }
-                    }
-                }
-            }
-            ExitCode::SUCCESS
         }
         Command::Routes {
             obstacles,
@@ -898,78 +853,21 @@ fn main() -> ExitCode {
                 ));
             }
             let r = routes::routes_workload(obstacles, routes, builds, seed);
-            println!(
-                "{}",
-                json!({
-                    "workload": "routes",
-                    "obstacles": r.obstacles,
-                    "body": routes::ROUTE_BODY,
-                    "builds": r.builds,
-                    "build_ms": r.build_ms,
-                    "polygons": r.polygons,
-                    "area_bytes": r.area_bytes,
-                    "routes": r.routes,
-                    "route_us_median": r.route_us.0,
-                    "route_us_p99": r.route_us.1,
-                    "mean_length_px": r.mean_length,
-                    "peer": "polyanya 0.17 on its own mesh (vleue_navigator's way)",
-                    "peer_build_ms": r.peer_build_ms,
-                    "peer_polygons": r.peer_polygons,
-                    "peer_bytes": r.peer_bytes,
-                    "peer_route_us_median": r.peer_route_us.0,
-                    "peer_route_us_p99": r.peer_route_us.1,
-                    "peer_failed": r.peer_failed,
-                    "length_vs_peer_min": r.length_ratio.0,
-                    "length_vs_peer_median": r.length_ratio.1,
-                    "length_vs_peer_max": r.length_ratio.2,
-                })
-            );
+            println!("{}", r.to_json());
             let s =
                 routes::send_workload(agents, obstacles, steps, search_per_second, seed, threads);
-            println!(
-                "{}",
-                json!({
-                    "workload": "send",
-                    "agents": s.agents,
-                    "obstacles": s.obstacles,
-                    "threads": threads,
-                    "search_per_second": s.search_per_second,
-                    "first_routes_steps": s.first_routes_steps,
-                    "walking_step_ms_median": s.walking_ms,
-                    "walking_step_ms_p95": s.walking_p95_ms,
-                    "walking_step_ms_worst": s.walking_worst_ms,
-                    "step_after_send_ms_median": s.after_send_ms,
-                    "step_after_send_ms_p95": s.after_send_p95_ms,
-                    "worst_step_after_send_ms": s.worst_after_send_ms,
-                    "worst_over_median": s.worst_after_send_ms / s.walking_ms,
-                    "send_steps": s.send_steps,
-                    "worst_step_after_edit_ms": s.worst_after_edit_ms,
-                    "routes_bytes": s.routes_bytes,
-                    "areas": s.areas,
-                    "positions_hash": format!("{:016x}", s.positions_hash),
-                })
-            );
+            let mut line = s.to_json();
+            line["threads"] = json!(threads);
+            println!("{line}");
             let Some(seconds) = soak_seconds else {
                 return ExitCode::SUCCESS;
             };
             let soak =
                 routes::routes_soak(agents, obstacles, seconds, search_per_second, seed, threads);
-            println!(
-                "{}",
-                json!({
-                    "workload": "routes soak",
-                    "agents": agents,
-                    "seconds": seconds,
-                    "steps": soak.steps,
-                    "arrivals": soak.arrivals,
-                    "late": soak.late,
-                    "edits": soak.edits,
-                    "first_half_peak_bytes": soak.first_half_peak_bytes,
-                    "second_half_peak_bytes": soak.second_half_peak_bytes,
-                    "memory_grew": soak.memory_grew(),
-                    "nonfinite": soak.nonfinite,
-                })
-            );
+            let mut line = soak.to_json();
+            line["agents"] = json!(agents);
+            line["seconds"] = json!(seconds);
+            println!("{line}");
             if soak.memory_grew() || soak.nonfinite > 0 {
                 ExitCode::FAILURE
             } else {

@@ -14,6 +14,7 @@ use bevy_reynolds::reynolds::navigate::{Ground as OpenGround, Solid, WalkableAre
 use bevy_reynolds::{DesiredVelocity, NavigationRoute, Position};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
 
 use crate::bench::positions_hash;
 use crate::levels::office;
@@ -36,6 +37,29 @@ pub enum Goals {
     Ten,
     /// Each to a point of its own.
     Each,
+}
+
+impl Goals {
+    /// The goals called `name` (`one`, `ten`, `each`), if any.
+    pub fn named(name: &str) -> Option<Self> {
+        match name {
+            "one" => Some(Self::One),
+            "ten" => Some(Self::Ten),
+            "each" => Some(Self::Each),
+            _ => None,
+        }
+    }
+}
+
+impl Ground {
+    /// The ground called `name` (`rocks`, `office`), if any.
+    pub fn named(name: &str) -> Option<Self> {
+        match name {
+            "rocks" => Some(Self::Rocks),
+            "office" => Some(Self::Office),
+            _ => None,
+        }
+    }
 }
 
 /// What they stand in.
@@ -72,6 +96,28 @@ pub struct MoveOrderReport {
     pub length_ratio: (f32, f32),
     /// The units' positions at the end, hashed.
     pub positions_hash: u64,
+}
+
+impl MoveOrderReport {
+    /// Its figures as the lab's one JSON line.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "units": self.units,
+            "moving_step_median": self.moving.0,
+            "moving_step_last": self.moving.1,
+            "not_moving": self.not_moving,
+            "routed_step_median": self.routed.0,
+            "routed_step_last": self.routed.1,
+            "step_ms_before_median": self.before_ms.0,
+            "step_ms_before_worst": self.before_ms.1,
+            "step_ms_after_median": self.after_ms.0,
+            "step_ms_after_worst": self.after_ms.1,
+            "worst_after_over_median_before": self.after_ms.1 / self.before_ms.0,
+            "way_over_shortest_median": self.length_ratio.0,
+            "way_over_shortest_max": self.length_ratio.1,
+            "positions_hash": format!("{:016x}", self.positions_hash),
+        })
+    }
 }
 
 /// The rocks, walls and unit places of a ground for `units` units.
@@ -319,4 +365,73 @@ fn median_worst(times: &mut [Duration]) -> (f64, f64) {
     times.sort_unstable();
     let ms = |d: Option<&Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3);
     (ms(times.get(times.len() / 2)), ms(times.last()))
+}
+
+/// The runs `steering-lab move-order` makes: every count of units on
+/// every ground, to every goal set, at every rate.
+#[derive(Debug, Clone)]
+pub struct MoveOrderRuns {
+    /// Units sent.
+    pub units: Vec<usize>,
+    /// The goal sets, by name ([`Goals::named`]).
+    pub goals: Vec<String>,
+    /// The grounds, by name ([`Ground::named`]).
+    pub ground: Vec<String>,
+    /// Steps a second.
+    pub hz: Vec<f64>,
+    /// Threads in Bevy's compute pool.
+    pub threads: Option<usize>,
+    /// The seed of the rocks and the goals.
+    pub seed: u64,
+    /// Each unit sent to where it stands first (the ground made before).
+    pub sent_before: bool,
+}
+
+impl MoveOrderRuns {
+    /// Runs them, printing one JSON line each; a name or rate not known is
+    /// an error, before any run.
+    pub fn print(&self) -> Result<(), String> {
+        let goals: Option<Vec<Goals>> = self.goals.iter().map(|g| Goals::named(g)).collect();
+        let goals = goals.ok_or(format!(
+            "--goals: one, ten or each, not {}",
+            self.goals.join(",")
+        ))?;
+        let grounds: Option<Vec<Ground>> = self.ground.iter().map(|g| Ground::named(g)).collect();
+        let grounds = grounds.ok_or(format!(
+            "--ground: rocks or office, not {}",
+            self.ground.join(",")
+        ))?;
+        if let Some(bad) = self
+            .hz
+            .iter()
+            .find(|h| !(h.is_finite() && **h >= 1.0 && **h <= 1000.0))
+        {
+            return Err(format!("--hz must be from 1 to 1000, not {bad}"));
+        }
+        for &n in &self.units {
+            for (&ground, ground_name) in grounds.iter().zip(&self.ground) {
+                for (&to, goals_name) in goals.iter().zip(&self.goals) {
+                    for &hz in &self.hz {
+                        let report = move_order(
+                            n,
+                            to,
+                            ground,
+                            hz,
+                            self.threads,
+                            self.seed,
+                            self.sent_before,
+                        );
+                        let mut line = report.to_json();
+                        line["ground"] = json!(ground_name);
+                        line["goals"] = json!(goals_name);
+                        line["hz"] = json!(hz);
+                        line["threads"] = json!(self.threads);
+                        line["sent_before"] = json!(self.sent_before);
+                        println!("{line}");
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }

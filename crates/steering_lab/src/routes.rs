@@ -16,6 +16,7 @@ use bevy_reynolds::{NavigationAreas, NavigationRoute, NavigationSettings, Positi
 use polyanya::{Mesh, Triangulation};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
 
 use crate::bench::{BENCH_HZ, LEVEL_SIDE, level_obstacles, positions_hash};
 use crate::memory::live_bytes;
@@ -519,4 +520,77 @@ pub fn routes_soak(
         }
     }
     report
+}
+
+impl RoutesReport {
+    /// Its figures as the lab's one JSON line.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "workload": "routes",
+            "obstacles": self.obstacles,
+            "body": ROUTE_BODY,
+            "builds": self.builds,
+            "build_ms": self.build_ms,
+            "polygons": self.polygons,
+            "area_bytes": self.area_bytes,
+            "routes": self.routes,
+            "route_us_median": self.route_us.0,
+            "route_us_p99": self.route_us.1,
+            "mean_length_px": self.mean_length,
+            "peer": "polyanya 0.17 on its own mesh (vleue_navigator's way)",
+            "peer_build_ms": self.peer_build_ms,
+            "peer_polygons": self.peer_polygons,
+            "peer_bytes": self.peer_bytes,
+            "peer_route_us_median": self.peer_route_us.0,
+            "peer_route_us_p99": self.peer_route_us.1,
+            "peer_failed": self.peer_failed,
+            "length_vs_peer_min": self.length_ratio.0,
+            "length_vs_peer_median": self.length_ratio.1,
+            "length_vs_peer_max": self.length_ratio.2,
+        })
+    }
+}
+
+impl SendReport {
+    /// Its figures as the lab's one JSON line (the threads left to the
+    /// caller).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "workload": "send",
+            "agents": self.agents,
+            "obstacles": self.obstacles,
+            "search_per_second": self.search_per_second,
+            "first_routes_steps": self.first_routes_steps,
+            "walking_step_ms_median": self.walking_ms,
+            "walking_step_ms_p95": self.walking_p95_ms,
+            "walking_step_ms_worst": self.walking_worst_ms,
+            "step_after_send_ms_median": self.after_send_ms,
+            "step_after_send_ms_p95": self.after_send_p95_ms,
+            "worst_step_after_send_ms": self.worst_after_send_ms,
+            "worst_over_median": self.worst_after_send_ms / self.walking_ms,
+            "send_steps": self.send_steps,
+            "worst_step_after_edit_ms": self.worst_after_edit_ms,
+            "routes_bytes": self.routes_bytes,
+            "areas": self.areas,
+            "positions_hash": format!("{:016x}", self.positions_hash),
+        })
+    }
+}
+
+impl RoutesSoakReport {
+    /// Its figures as the lab's one JSON line (the agents and seconds left
+    /// to the caller).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "workload": "routes soak",
+            "steps": self.steps,
+            "arrivals": self.arrivals,
+            "late": self.late,
+            "edits": self.edits,
+            "first_half_peak_bytes": self.first_half_peak_bytes,
+            "second_half_peak_bytes": self.second_half_peak_bytes,
+            "memory_grew": self.memory_grew(),
+            "nonfinite": self.nonfinite,
+        })
+    }
 }
