@@ -18,7 +18,6 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::AgentColor;
-use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -136,16 +135,16 @@ fn setup(
     let mouse = commands
         .spawn((
             Mouse,
-            Position::new(-10_000.0, -10_000.0),
+            AgentPosition::new(-10_000.0, -10_000.0),
             MeasuredVelocity::default(),
         ))
         .id();
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed.0);
     let flocking = rules.applied();
     // Each boid wanders a little, flees the mouse, and flocks.
-    let behavior = Behavior::Blend(vec![
-        Weighted::new(0.3, Behavior::Wander),
-        Weighted::new(3.0, Behavior::Flee(Target::Entity(mouse))),
+    let behavior = SteeringBehavior::Blend(vec![
+        Weighted::new(0.3, SteeringBehavior::Wander),
+        Weighted::new(3.0, SteeringBehavior::Flee(SteeringTarget::Entity(mouse))),
     ]);
     // A panic radius of 120 px, so the flock splits around the mouse.
     let overrides = SteeringParams {
@@ -164,9 +163,9 @@ fn setup(
             flocking,
             behavior.clone(),
             overrides,
-            Position(pos),
-            Velocity(Vec2::from_angle(angle) * 100.0),
-            Heading::from_angle(angle),
+            AgentPosition(pos),
+            AgentVelocity(Vec2::from_angle(angle) * 100.0),
+            AgentHeading::from_angle(angle),
             WanderAngle(angle),
             AgentColor(Color::srgb_u8(150, 180, 235)),
         )
@@ -176,10 +175,10 @@ fn setup(
 fn follow_mouse(
     window: Query<&Window, With<PrimaryWindow>>,
     camera: FieldCameras,
-    mut mouse: Query<&mut Position, With<Mouse>>,
+    mut mouse: Query<&mut AgentPosition, With<Mouse>>,
 ) {
     if let (Some(world), Ok(mut pos)) = (cursor_in_world(&window, &camera), mouse.single_mut()) {
-        pos.set_if_neq(Position(world));
+        pos.set_if_neq(AgentPosition(world));
     }
 }
 

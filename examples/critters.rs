@@ -22,12 +22,12 @@ use bevy_reynolds::inspector::SteeringReset;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw, ShowRadii};
 use bevy_reynolds::reynolds::defaults;
-use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
 
 mod common;
+use bevy_reynolds::inspector::DOCKED_WIDTH;
 use common::{FieldCameras, Report, RunArgs, View, WINDOW_HEIGHT, WINDOW_WIDTH, cursor_in_world};
 
 const GRID: Color = Color::srgb_u8(30, 34, 40);
@@ -97,21 +97,26 @@ impl Kind {
     }
 
     /// This kind's behavior toward the mouse, with the exercises applied.
-    fn behavior(self, mouse: Target, exercises: &Exercises, graze_flee_weight: f32) -> Behavior {
+    fn behavior(
+        self,
+        mouse: SteeringTarget,
+        exercises: &Exercises,
+        graze_flee_weight: f32,
+    ) -> SteeringBehavior {
         match self {
-            Kind::Seek if exercises.distracted_seekers => Behavior::Blend(vec![
-                Weighted::new(1.0, Behavior::Seek(mouse)),
-                Weighted::new(0.5, Behavior::Wander),
+            Kind::Seek if exercises.distracted_seekers => SteeringBehavior::Blend(vec![
+                Weighted::new(1.0, SteeringBehavior::Seek(mouse)),
+                Weighted::new(0.5, SteeringBehavior::Wander),
             ]),
-            Kind::Seek => Behavior::Seek(mouse),
-            Kind::Arrive => Behavior::Arrive(mouse),
-            Kind::Pursue => Behavior::Pursue(mouse),
-            Kind::Wander => Behavior::Wander,
-            Kind::Graze if exercises.grazers_evade => Behavior::Blend(vec![
-                Weighted::new(1.0, Behavior::Wander),
-                Weighted::new(graze_flee_weight, Behavior::Evade(mouse)),
+            Kind::Seek => SteeringBehavior::Seek(mouse),
+            Kind::Arrive => SteeringBehavior::Arrive(mouse),
+            Kind::Pursue => SteeringBehavior::Pursue(mouse),
+            Kind::Wander => SteeringBehavior::Wander,
+            Kind::Graze if exercises.grazers_evade => SteeringBehavior::Blend(vec![
+                Weighted::new(1.0, SteeringBehavior::Wander),
+                Weighted::new(graze_flee_weight, SteeringBehavior::Evade(mouse)),
             ]),
-            Kind::Graze => Behavior::Graze(mouse),
+            Kind::Graze => SteeringBehavior::Graze(mouse),
         }
     }
 }
@@ -144,6 +149,7 @@ fn main() -> AppExit {
     let plugin = args
         .run
         .plugin("Critters", View::Flat)
+        .with_docked_panel()
         .with_report(args.report.clone());
     let seed = plugin.seed;
     App::new()
@@ -210,7 +216,7 @@ fn setup_scene(mut commands: Commands) {
         .spawn((
             Name::new("Mouse"),
             Mouse,
-            Position(center),
+            AgentPosition(center),
             MeasuredVelocity::default(),
             ShowRadii,
             Transform::from_translation(center.extend(0.0)),
@@ -291,8 +297,8 @@ fn spawn_critters(
     mouse: Option<Entity>,
 ) {
     let mouse = mouse.map_or(
-        Target::Point(Vec2::new(WINDOW_WIDTH / 2.0, WINDOW_HEIGHT / 2.0)),
-        Target::Entity,
+        SteeringTarget::Point(Vec2::new(WINDOW_WIDTH / 2.0, WINDOW_HEIGHT / 2.0)),
+        SteeringTarget::Entity,
     );
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let per_kind = args.agents.div_ceil(Kind::ALL.len()).max(1);
@@ -312,10 +318,10 @@ fn spawn_critters(
                 kind,
                 SteeringAgent,
                 kind.behavior(mouse, exercises, settings.agent.graze_flee_weight),
-                Position(pos),
-                Heading::from_angle(angle),
+                AgentPosition(pos),
+                AgentHeading::from_angle(angle),
                 WanderAngle(angle),
-                Trail::default(),
+                AgentTrail::default(),
                 AgentColor(kind.color()),
             ));
             if kind == Kind::Arrive && exercises.separate_arrivers {
@@ -330,7 +336,7 @@ fn spawn_critters(
 fn follow_mouse(
     window: Query<&Window, With<PrimaryWindow>>,
     camera: FieldCameras,
-    mut mouse: Query<(&mut Position, &mut Transform), With<Mouse>>,
+    mut mouse: Query<(&mut AgentPosition, &mut Transform), With<Mouse>>,
     fixed: Res<Time<Fixed>>,
     mut moved_at: ResMut<MouseMovedAt>,
 ) {
@@ -349,7 +355,7 @@ fn follow_mouse(
 /// The violet arrow from the mouse to where it will be in half a second, at
 /// the smoothed velocity the pursuers use.
 fn draw_mouse_arrow(
-    mouse: Query<(&Position, &MeasuredVelocity), With<Mouse>>,
+    mouse: Query<(&AgentPosition, &MeasuredVelocity), With<Mouse>>,
     mut arrow: Query<(&mut Shape, &mut Visibility), With<MouseArrow>>,
     mut drawn: Local<Option<(Vec2, Vec2)>>,
 ) {
@@ -438,8 +444,9 @@ fn exercises_panel(
             .collect()
     });
     egui::Window::new("Exercises")
-        // Under the key, clear of the tuning panel on the right.
-        .anchor(egui::Align2::LEFT_TOP, [10.0, 160.0])
+        // At the foot of the docked panel, off the field.
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .default_width(DOCKED_WIDTH - 24.0)
         .resizable(false)
         .show(contexts.ctx_mut()?, |ui| {
             ui.checkbox(
@@ -467,7 +474,7 @@ fn apply_exercises(
     exercises: Res<Exercises>,
     settings: Res<SteeringSettings>,
     mouse: Query<Entity, With<Mouse>>,
-    mut agents: Query<(Entity, &Kind, &mut Behavior, Has<Flocking>)>,
+    mut agents: Query<(Entity, &Kind, &mut SteeringBehavior, Has<Flocking>)>,
 ) {
     if !exercises.is_changed() && !settings.is_changed() {
         return;
@@ -477,7 +484,7 @@ fn apply_exercises(
     };
     for (entity, kind, mut behavior, flocks) in &mut agents {
         let wanted = kind.behavior(
-            Target::Entity(mouse),
+            SteeringTarget::Entity(mouse),
             &exercises,
             settings.agent.graze_flee_weight,
         );
@@ -524,8 +531,8 @@ fn reset_agents(
 fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
-    agents: Query<(&Kind, &Position, &Velocity, Has<Flocking>)>,
-    mouse: Query<&Position, With<Mouse>>,
+    agents: Query<(&Kind, &AgentPosition, &AgentVelocity, Has<Flocking>)>,
+    mouse: Query<&AgentPosition, With<Mouse>>,
     moved_at: Res<MouseMovedAt>,
     frames: Res<bevy::diagnostic::FrameCount>,
     real: Res<Time<Real>>,

@@ -24,7 +24,6 @@ use bevy_reynolds::inspector::SteeringInspector;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw};
 use bevy_reynolds::reynolds::math;
-use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
@@ -231,7 +230,7 @@ fn close_the_plugins_panel(mut inspector: ResMut<SteeringInspector>) {
 
 fn setup(mut commands: Commands, args: Res<Args>, walls: Res<Walls>, placement: Res<Placement>) {
     for (a, b) in &walls.0 {
-        commands.spawn((Obstacle::wall(*a, *b), Position(Vec2::ZERO)));
+        commands.spawn((SteeringObstacle::wall(*a, *b), AgentPosition(Vec2::ZERO)));
     }
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(placement.0);
     for (group, color) in GROUPS.into_iter().enumerate() {
@@ -249,7 +248,7 @@ fn setup(mut commands: Commands, args: Res<Args>, walls: Res<Walls>, placement: 
                 crossing,
                 Navigate::to(crossing.goal()),
                 AvoidAgents::default(),
-                Position(at),
+                AgentPosition(at),
                 AgentColor(color),
             ));
         }
@@ -272,7 +271,7 @@ fn turn_back(arrived: On<Arrived>, mut people: Query<(&mut Crossing, &mut Naviga
     } else {
         crossing.group
     };
-    navigate.goal = Goal::Point(crossing.goal());
+    navigate.goal = NavigationGoal::Point(crossing.goal());
 }
 
 /// Each door taking turns.
@@ -282,7 +281,7 @@ fn spawn_doors_taking_turns(commands: &mut Commands) {
             Vec2::new(DIVIDE, door + DOOR_HALF),
             Vec2::new(DIVIDE, door - DOOR_HALF),
         );
-        commands.spawn((TakeTurns::between(a, b), Position(Vec2::ZERO)));
+        commands.spawn((TakeTurns::between(a, b), AgentPosition(Vec2::ZERO)));
     }
 }
 
@@ -375,7 +374,7 @@ fn panel(
 /// other.
 fn measure_overlaps(
     walls: Res<Walls>,
-    people: Query<&Position, With<Crossing>>,
+    people: Query<&AgentPosition, With<Crossing>>,
     mut deepest: ResMut<Deepest>,
 ) {
     let at: Vec<Vec2> = people.iter().map(|p| p.0).collect();
@@ -393,7 +392,7 @@ fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     deepest: Res<Deepest>,
-    people: Query<(&Crossing, &Position, &Velocity)>,
+    people: Query<(&Crossing, &AgentPosition, &AgentVelocity)>,
 ) {
     let people: Vec<_> = people
         .iter()

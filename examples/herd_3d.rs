@@ -20,10 +20,10 @@ use std::sync::Arc;
 
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
-use bevy_reynolds::Position;
 use bevy_reynolds::inspector::BesideInspector;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw};
+use bevy_reynolds::reynolds::defaults::UNITS_PER_METRE;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
@@ -84,7 +84,12 @@ fn main() -> AppExit {
     let args: Args = common::parse_args();
     let plugin = args
         .run
-        .plugin("Herd 3D", View::Ground { length_unit: UNIT })
+        .plugin(
+            "Herd 3D",
+            View::Ground {
+                length_unit: UNIT * UNITS_PER_METRE,
+            },
+        )
         .with_docked_panel()
         .with_report(args.report.clone());
     let seed = plugin.seed;
@@ -164,17 +169,17 @@ fn setup(
     for (center, radius) in ROCKS {
         commands.spawn((
             Rock,
-            Obstacle::circle(radius),
+            SteeringObstacle::circle(radius),
             Mesh3d(drum.clone()),
             MeshMaterial3d(unlit(STONE)),
             Transform::from_xyz(center.x, 0.3, center.y).with_scale(Vec3::new(radius, 1.0, radius)),
         ));
     }
     let kinds = [
-        (Behavior::Seek(marker.into()), BLUE),
-        (Behavior::Arrive(marker.into()), GREEN),
-        (Behavior::Graze(marker.into()), RED),
-        (Behavior::Idle, PURPLE),
+        (SteeringBehavior::Seek(marker.into()), BLUE),
+        (SteeringBehavior::Arrive(marker.into()), GREEN),
+        (SteeringBehavior::Graze(marker.into()), RED),
+        (SteeringBehavior::Idle, PURPLE),
     ]
     .map(|(behavior, color)| (behavior, color, unlit(color)));
     let walkers = args.agents / kinds.len();
@@ -195,7 +200,7 @@ fn setup(
         );
         let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
         let mut agent = commands.spawn(());
-        if *behavior == Behavior::Idle {
+        if *behavior == SteeringBehavior::Idle {
             // Walkers start spread along their loop.
             let mut follow = FollowPath::new(walk.clone(), 1.0);
             follow.cursor = walk.length() * (i / kinds.len()) as f32 / walkers.max(1) as f32;
@@ -207,9 +212,9 @@ fn setup(
             behavior.clone(),
             flocking,
             field.clone(),
-            Position(pos),
+            AgentPosition(pos),
             Start(pos),
-            Heading::from_angle(angle),
+            AgentHeading::from_angle(angle),
             WanderAngle(angle),
             Mesh3d(body.clone()),
             MeshMaterial3d(material.clone()),
@@ -237,8 +242,8 @@ fn circle_marker(time: Res<Time>, mut marker: Query<&mut Transform, With<Marker>
 fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
-    agents: Query<(&Behavior, &Transform, &Start)>,
-    rocks: Query<(&Obstacle, &Transform), With<Rock>>,
+    agents: Query<(&SteeringBehavior, &Transform, &Start)>,
+    rocks: Query<(&SteeringObstacle, &Transform), With<Rock>>,
     camera: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
 ) {
     let Ok((camera, eye)) = camera.single() else {
@@ -257,7 +262,7 @@ fn write_report(
     let rims: Vec<_> = rocks
         .iter()
         .map(|(obstacle, transform)| {
-            let Obstacle::Circle { radius } = obstacle else {
+            let SteeringObstacle::Circle { radius } = obstacle else {
                 return json!(null);
             };
             in_window(&mut (0..32).map(|i| {
@@ -275,9 +280,9 @@ fn write_report(
         .iter()
         .map(|(behavior, transform, start)| {
             let kind = match behavior {
-                Behavior::Seek(_) => "seek",
-                Behavior::Arrive(_) => "arrive",
-                Behavior::Idle => "walk",
+                SteeringBehavior::Seek(_) => "seek",
+                SteeringBehavior::Arrive(_) => "arrive",
+                SteeringBehavior::Idle => "walk",
                 _ => "graze",
             };
             let t = transform.translation;

@@ -24,7 +24,6 @@ use bevy::window::PrimaryWindow;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw, ShowRadii};
 use bevy_reynolds::reynolds::{level, math};
-use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
@@ -216,12 +215,15 @@ struct Placement(u64);
 
 fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: Res<Placement>) {
     // The field's edge: a wall all round, and an area no one leaves.
-    commands.spawn((Obstacle::polygon(field.corners), Position(Vec2::ZERO)));
+    commands.spawn((
+        SteeringObstacle::polygon(field.corners),
+        AgentPosition(Vec2::ZERO),
+    ));
     for (center, radius) in &field.rocks {
-        commands.spawn((Obstacle::circle(*radius), Position(*center)));
+        commands.spawn((SteeringObstacle::circle(*radius), AgentPosition(*center)));
     }
     for (a, b) in &field.walls {
-        commands.spawn((Obstacle::wall(*a, *b), Position(Vec2::ZERO)));
+        commands.spawn((SteeringObstacle::wall(*a, *b), AgentPosition(Vec2::ZERO)));
     }
     // The mouse starts off the field, so it threatens no one until it
     // moves in.
@@ -229,7 +231,7 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
         .spawn((
             Mouse,
             ShowRadii,
-            Position::new(-10_000.0, -10_000.0),
+            AgentPosition::new(-10_000.0, -10_000.0),
             Transform::from_xyz(-10_000.0, -10_000.0, 0.0),
             MeasuredVelocity::default(),
         ))
@@ -244,10 +246,10 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
         commands.spawn((
             SteeringAgent,
             Kind::Patroller,
-            Behavior::Idle,
+            SteeringBehavior::Idle,
             follow,
             inside.clone(),
-            Position(path.point_at(at)),
+            AgentPosition(path.point_at(at)),
             AgentColor(BLUE),
         ));
     }
@@ -262,7 +264,7 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
             Navigate::to(far_corner + Vec2::new(-25.0 * (i % 2) as f32, -25.0 * (i / 2) as f32)),
             AvoidAgents::default(),
             inside.clone(),
-            Position(start),
+            AgentPosition(start),
             AgentColor(ORANGE),
         ));
     }
@@ -285,7 +287,7 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
                     ..default()
                 },
                 inside.clone(),
-                Position(at),
+                AgentPosition(at),
                 SteeringParams {
                     max_speed: 0.6 * bevy_reynolds::reynolds::defaults::MAX_SPEED,
                     ..default()
@@ -299,7 +301,7 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
                 InFormation(leader),
                 AvoidAgents::default(),
                 inside.clone(),
-                Position(place),
+                AgentPosition(place),
                 AgentColor(PURPLE),
             ));
         }
@@ -319,11 +321,11 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
         commands.spawn((
             SteeringAgent,
             Kind::Grazer,
-            Behavior::Graze(Target::Entity(mouse)),
+            SteeringBehavior::Graze(SteeringTarget::Entity(mouse)),
             inside.clone(),
-            Position(p),
+            AgentPosition(p),
             // Facing anywhere, and wandering off that way.
-            Heading::from_angle(angle),
+            AgentHeading::from_angle(angle),
             WanderAngle(angle),
             AgentColor(GREEN),
         ));
@@ -334,12 +336,12 @@ fn setup(mut commands: Commands, args: Res<Args>, field: Res<Field>, placement: 
 fn follow_mouse(
     window: Query<&Window, With<PrimaryWindow>>,
     camera: FieldCameras,
-    mut mouse: Query<(&mut Position, &mut Transform), With<Mouse>>,
+    mut mouse: Query<(&mut AgentPosition, &mut Transform), With<Mouse>>,
 ) {
     if let (Some(world), Ok((mut pos, mut transform))) =
         (cursor_in_world(&window, &camera), mouse.single_mut())
     {
-        pos.set_if_neq(Position(world));
+        pos.set_if_neq(AgentPosition(world));
         transform.translation = world.extend(0.0);
     }
 }
@@ -355,7 +357,7 @@ fn send_travellers(
     mut travellers: Query<
         (
             Entity,
-            &Position,
+            &AgentPosition,
             &mut Navigate,
             &mut AgentColor,
             Has<Selected>,
@@ -395,7 +397,7 @@ fn send_travellers(
     });
     for (_, _, mut navigate, _, selected) in &mut travellers {
         if selected && let Some(place) = places.next() {
-            navigate.goal = Goal::Point(place);
+            navigate.goal = NavigationGoal::Point(place);
         }
     }
 }
@@ -417,7 +419,7 @@ fn send_squad(
         &camera,
     ) {
         for mut navigate in &mut leaders {
-            navigate.goal = Goal::Point(click);
+            navigate.goal = NavigationGoal::Point(click);
         }
     }
 }
@@ -425,7 +427,7 @@ fn send_squad(
 /// Each step, the closest any body came to a rock, a wall or the edge.
 fn measure_clearance(
     field: Res<Field>,
-    agents: Query<&Position, With<SteeringAgent>>,
+    agents: Query<&AgentPosition, With<SteeringAgent>>,
     mut least: ResMut<LeastClearance>,
 ) {
     for pos in &agents {
@@ -443,12 +445,12 @@ fn write_report(
     camera: FieldCameras,
     fixed: Res<Time<Fixed>>,
     least: Res<LeastClearance>,
-    squads: Query<(&Formation, &FormationState, &Position)>,
-    members: Query<&Position, With<InFormation>>,
+    squads: Query<(&Formation, &FormationState, &AgentPosition)>,
+    members: Query<&AgentPosition, With<InFormation>>,
     agents: Query<(
         &Kind,
-        &Position,
-        &Velocity,
+        &AgentPosition,
+        &AgentVelocity,
         Option<&FollowPath>,
         Option<&Navigate>,
         Option<&NavigationStatus>,
@@ -458,8 +460,8 @@ fn write_report(
         .iter()
         .map(|(kind, pos, vel, follow, navigate, status)| {
             let goal = navigate.and_then(|n| match n.goal {
-                Goal::Point(p) => Some([p.x, p.y]),
-                Goal::Entity(_) => None,
+                NavigationGoal::Point(p) => Some([p.x, p.y]),
+                NavigationGoal::Entity(_) => None,
             });
             json!({
                 "kind": match kind {

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use avian2d::prelude::*;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_reynolds::physics::SteeringAvianPlugin;
+use bevy_reynolds::physics::SteeringAvian2dPlugin;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::render::{AgentColor, DebugDraw};
 use serde_json::json;
@@ -85,7 +85,7 @@ fn main() -> AppExit {
             // Lengths in pixels, 20 px to avian's "metre" (its sleeping
             // and contact tolerances scale with it).
             PhysicsPlugins::default().with_length_unit(20.0),
-            SteeringAvianPlugin,
+            SteeringAvian2dPlugin,
         ))
         // Seen from above: nothing falls.
         .insert_resource(Gravity::ZERO)
@@ -185,14 +185,14 @@ fn send_crowd(
         &camera,
     ) {
         for mut navigate in &mut agents {
-            navigate.goal = Goal::Point(click);
+            navigate.goal = NavigationGoal::Point(click);
         }
     }
 }
 
 /// Each step, the closest any agent came to a wall.
 fn measure_clearance(
-    agents: Query<&bevy_reynolds::Position, With<SteeringAgent>>,
+    agents: Query<&AgentPosition, With<SteeringAgent>>,
     mut least: ResMut<LeastClearance>,
 ) {
     let walls = walls();
@@ -210,7 +210,7 @@ fn write_report(
     report: Res<Report>,
     fixed: Res<Time<Fixed>>,
     least: Res<LeastClearance>,
-    agents: Query<&bevy_reynolds::Position, With<SteeringAgent>>,
+    agents: Query<&AgentPosition, With<SteeringAgent>>,
     crates: Query<(&Crate, &Transform)>,
 ) {
     let agents: Vec<_> = agents.iter().map(|p| [p.x, p.y]).collect();

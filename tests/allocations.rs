@@ -6,7 +6,6 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy::prelude::*;
-use bevy_reynolds::Position;
 use bevy_reynolds::prelude::*;
 use steering_lab::bench::{PlainFlock, critters_mix_app, flock_app};
 use steering_lab::{crowd, headless_app_with_threads, run_steps};
@@ -121,7 +120,7 @@ fn a_plugin_step_allocates_nothing_more_than_an_empty_world() {
         "allocations a step with 5 boids, 100 and 5,000"
     );
     // And the trails are full, so they are in steady state.
-    let mut trails = large_app.world_mut().query::<&Trail>();
+    let mut trails = large_app.world_mut().query::<&AgentTrail>();
     assert!(trails.iter(large_app.world()).all(|t| t.points.len() == 30));
 }
 
@@ -141,8 +140,8 @@ fn crowd_app(n: usize) -> App {
         Vec2::new(0.0, side),
     ];
     for i in 0..4 {
-        let wall = Obstacle::wall(corners[i], corners[(i + 1) % 4]);
-        app.world_mut().spawn((wall, Position(Vec2::ZERO)));
+        let wall = SteeringObstacle::wall(corners[i], corners[(i + 1) % 4]);
+        app.world_mut().spawn((wall, AgentPosition(Vec2::ZERO)));
     }
     // A door taking turns across the middle, which those wandering across
     // it pass.
@@ -150,12 +149,15 @@ fn crowd_app(n: usize) -> App {
         Vec2::new(side / 2.0, 1.0),
         Vec2::new(side / 2.0, side - 1.0),
     );
-    app.world_mut().spawn((door, Position(Vec2::ZERO)));
+    app.world_mut().spawn((door, AgentPosition(Vec2::ZERO)));
     let across = (n as f32).sqrt().ceil() as usize;
     for k in 0..n {
         let at = Vec2::new((k % across) as f32, (k / across) as f32) * 2.0 + 2.0;
-        app.world_mut()
-            .spawn((Behavior::Wander, AvoidAgents::default(), Position(at)));
+        app.world_mut().spawn((
+            SteeringBehavior::Wander,
+            AvoidAgents::default(),
+            AgentPosition(at),
+        ));
     }
     run_steps(&mut app, 200, |_| {});
     app

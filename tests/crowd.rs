@@ -92,8 +92,7 @@ fn bodies_never_overlap_where_crowds_press() {
 /// whole door): all 50 through, and at least 5 more within three times
 /// their straight line than through the door left to the crowd (as written
 /// 34 / 33 against 24 / 24 at 60 / 144 Hz; from 16 moved starts 34.1 ±
-/// 2.6 / 36.8 ± 2.0 against 17.4 ± 5.3 / 21.8 ± 4.3, BENCHMARKS.md, "The
-/// door's turns in the plugin").
+/// 2.6 / 36.8 ± 2.0 against 17.4 ± 5.3 / 21.8 ± 4.3, BENCHMARKS.md, "Crowds").
 #[test]
 fn a_door_taking_turns_lets_more_through_in_time() {
     for hz in [60.0, 144.0] {
@@ -116,7 +115,6 @@ fn a_door_taking_turns_lets_more_through_in_time() {
 #[test]
 fn a_door_lets_the_nearest_through_then_the_other_way() {
     use bevy::prelude::*;
-    use bevy_reynolds::Position;
     use bevy_reynolds::prelude::*;
     use steering_lab::run_steps;
 
@@ -125,13 +123,13 @@ fn a_door_lets_the_nearest_through_then_the_other_way() {
         let world = app.world_mut();
         let (north, south) = (Vec2::new(0.0, 1.0), Vec2::new(0.0, -1.0));
         let door = world.spawn(TakeTurns::between(north, south)).id();
-        world.spawn(Obstacle::wall(north, Vec2::new(0.0, 20.0)));
-        world.spawn(Obstacle::wall(south, Vec2::new(0.0, -20.0)));
+        world.spawn(SteeringObstacle::wall(north, Vec2::new(0.0, 20.0)));
+        world.spawn(SteeringObstacle::wall(south, Vec2::new(0.0, -20.0)));
         let mut walker = |from: Vec2, to: Vec2| {
             world
                 .spawn((
-                    Behavior::Arrive(Target::Point(to)),
-                    Position(from),
+                    SteeringBehavior::Arrive(SteeringTarget::Point(to)),
+                    AgentPosition(from),
                     AvoidAgents::default(),
                 ))
                 .id()
@@ -141,8 +139,10 @@ fn a_door_lets_the_nearest_through_then_the_other_way() {
         let (mut first_way, mut east_had_it) = (None, false);
         let mut closest = f32::INFINITY;
         run_steps(&mut app, (hz * 20.0) as u64, |world| {
-            let turn = world.get::<DoorTurn>(door).expect("the door's turns");
-            let at = |agent| world.get::<Position>(agent).expect("an agent").0;
+            let turn = world
+                .get::<bevy_reynolds::DoorTurn>(door)
+                .expect("the door's turns");
+            let at = |agent| world.get::<AgentPosition>(agent).expect("an agent").0;
             first_way = first_way.or(turn.way());
             if turn.has_way(east) {
                 assert!(
@@ -155,7 +155,7 @@ fn a_door_lets_the_nearest_through_then_the_other_way() {
         });
         assert_eq!(first_way, Some(Vec2::X), "at {hz} Hz");
         assert!(east_had_it, "at {hz} Hz: the east never had the door");
-        let at = |agent| app.world().get::<Position>(agent).expect("an agent").0;
+        let at = |agent| app.world().get::<AgentPosition>(agent).expect("an agent").0;
         assert!(
             at(west).distance(Vec2::new(6.0, 0.2)) < crowd::ARRIVED,
             "at {hz} Hz"
@@ -192,13 +192,16 @@ fn a_door_on_the_xz_ground_is_where_its_transform_puts_it() {
         .id();
     let walker = world
         .spawn((
-            Behavior::Seek(Target::Point(Vec2::new(20.0, 5.0))),
+            SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(20.0, 5.0))),
             Transform::from_xyz(8.0, 0.0, 5.2),
             AvoidAgents::default(),
         ))
         .id();
     run_steps(&mut app, 10, |_| {});
-    let turn = app.world().get::<DoorTurn>(door).expect("the door's turns");
+    let turn = app
+        .world()
+        .get::<bevy_reynolds::DoorTurn>(door)
+        .expect("the door's turns");
     let (a, b) = turn.opening().expect("its opening");
     let z = |p: Vec2| p.y;
     assert!(
@@ -243,7 +246,6 @@ fn a_door_is_queued_through_and_a_stander_steps_aside() {
 #[test]
 fn who_has_right_of_way_walks_straight_on() {
     use bevy::prelude::*;
-    use bevy_reynolds::Position;
     use bevy_reynolds::prelude::*;
     use steering_lab::run_steps;
 
@@ -253,8 +255,8 @@ fn who_has_right_of_way_walks_straight_on() {
         let mut walker = |from: f32, right_of_way: u8| {
             app.world_mut()
                 .spawn((
-                    Behavior::Arrive(Target::Point(Vec2::new(-from, 0.0))),
-                    Position(Vec2::new(from, 0.0)),
+                    SteeringBehavior::Arrive(SteeringTarget::Point(Vec2::new(-from, 0.0))),
+                    AgentPosition(Vec2::new(from, 0.0)),
                     AvoidAgents {
                         right_of_way,
                         ..default()
@@ -266,7 +268,7 @@ fn who_has_right_of_way_walks_straight_on() {
         let mut most = [0.0f32; 2];
         run_steps(&mut app, 60 * 20, |world| {
             for (k, agent) in [a, b].into_iter().enumerate() {
-                let y = world.get::<Position>(agent).expect("an agent").0.y;
+                let y = world.get::<AgentPosition>(agent).expect("an agent").0.y;
                 most[k] = most[k].max(y.abs());
             }
         });
@@ -294,7 +296,6 @@ fn who_has_right_of_way_walks_straight_on() {
 #[test]
 fn people_standing_close_at_their_goals_stay_there() {
     use bevy::prelude::*;
-    use bevy_reynolds::Position;
     use bevy_reynolds::prelude::*;
     use steering_lab::run_steps;
 
@@ -306,8 +307,8 @@ fn people_standing_close_at_their_goals_stay_there() {
             let id = app
                 .world_mut()
                 .spawn((
-                    Behavior::Arrive(Target::Point(goal)),
-                    Position(goal),
+                    SteeringBehavior::Arrive(SteeringTarget::Point(goal)),
+                    AgentPosition(goal),
                     AvoidAgents::default(),
                 ))
                 .id();
@@ -317,7 +318,7 @@ fn people_standing_close_at_their_goals_stay_there() {
     let mut farthest = 0.0f32;
     run_steps(&mut app, 60 * 20, |world| {
         for &(id, goal) in &standing {
-            let at = world.get::<Position>(id).expect("an agent").0;
+            let at = world.get::<AgentPosition>(id).expect("an agent").0;
             farthest = farthest.max(at.distance(goal));
         }
     });
@@ -376,7 +377,6 @@ fn two_pressed_face_to_face_get_past() {
 mod hostile {
     use bevy::prelude::*;
     use bevy_reynolds::prelude::*;
-    use bevy_reynolds::{Position, Velocity};
     use proptest::prelude::*;
     use steering_lab::{headless_app, run_steps};
 
@@ -417,13 +417,13 @@ mod hostile {
                     radius: 8.0,
                     ..default()
                 },
-                Behavior::Idle,
+                SteeringBehavior::Idle,
                 AvoidAgents::default(),
-                Position(Vec2::new(500.0, 350.0)),
+                AgentPosition(Vec2::new(500.0, 350.0)),
             ));
         }
         run_steps(&mut app, 3, |_| {});
-        let mut query = app.world_mut().query::<(&Position, &Velocity)>();
+        let mut query = app.world_mut().query::<(&AgentPosition, &AgentVelocity)>();
         let mut spread = 0.0f32;
         for (p, v) in query.iter(app.world()) {
             assert!(p.is_finite() && v.is_finite(), "{p:?} {v:?}");
@@ -455,17 +455,20 @@ mod hostile {
                     radius: 8.0,
                     ..default()
                 },
-                Behavior::Seek(Target::Point(at + Vec2::new(400.0, 0.0))),
+                SteeringBehavior::Seek(SteeringTarget::Point(at + Vec2::new(400.0, 0.0))),
                 AvoidAgents::default(),
-                Position(at),
+                AgentPosition(at),
             ));
             agents.push(agent.id());
         }
         run_steps(&mut app, 3, |_| {});
-        let turn = app.world().get::<DoorTurn>(door).expect("the door's turns");
+        let turn = app
+            .world()
+            .get::<bevy_reynolds::DoorTurn>(door)
+            .expect("the door's turns");
         assert_eq!(turn.way(), Some(Vec2::X));
         assert!(agents.iter().all(|&a| turn.has_way(a)));
-        let mut query = app.world_mut().query::<(&Position, &Velocity)>();
+        let mut query = app.world_mut().query::<(&AgentPosition, &AgentVelocity)>();
         for (p, v) in query.iter(app.world()) {
             assert!(p.is_finite() && v.is_finite(), "{p:?} {v:?}");
         }
@@ -482,15 +485,15 @@ mod hostile {
             for (p, vel, radius, rules) in agents {
                 app.world_mut().spawn((
                     SteeringParams { radius, ..default() },
-                    Behavior::Arrive(Target::Point(Vec2::ZERO)),
+                    SteeringBehavior::Arrive(SteeringTarget::Point(Vec2::ZERO)),
                     AvoidAgents { rules, ..default() },
-                    Position(p),
-                    Velocity(vel),
+                    AgentPosition(p),
+                    AgentVelocity(vel),
                     SteeringForce::default(),
                 ));
             }
             run_steps(&mut app, 20, |_| {});
-            let mut query = app.world_mut().query::<(&Position, &Velocity, &SteeringForce)>();
+            let mut query = app.world_mut().query::<(&AgentPosition, &AgentVelocity, &SteeringForce)>();
             for (p, v, f) in query.iter(app.world()) {
                 prop_assert!(p.is_finite() && v.is_finite() && f.is_finite(), "{p:?} {v:?} {f:?}");
             }
@@ -507,13 +510,12 @@ fn a_long_wall_pushes_an_avoider_once() {
     use bevy::prelude::*;
     use bevy_reynolds::prelude::*;
     use bevy_reynolds::reynolds::crowd::AvoidParams;
-    use bevy_reynolds::{Position, Velocity};
     let walk_at_wall = |half_length: f32| {
         let mut app = steering_lab::headless_app(60.0, 1, SteeringSettings::default());
         // In the middle of a cell, 32 px up.
         app.world_mut().spawn((
-            Obstacle::wall(Vec2::new(0.0, -half_length), Vec2::new(0.0, half_length)),
-            Position(Vec2::new(288.0, 32.0)),
+            SteeringObstacle::wall(Vec2::new(0.0, -half_length), Vec2::new(0.0, half_length)),
+            AgentPosition(Vec2::new(288.0, 32.0)),
         ));
         let agent = app
             .world_mut()
@@ -526,18 +528,18 @@ fn a_long_wall_pushes_an_avoider_once() {
                     },
                     ..default()
                 },
-                Behavior::Seek(Target::Point(Vec2::new(1_000.0, 32.0))),
+                SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(1_000.0, 32.0))),
                 SteeringParams {
                     radius: 8.0,
                     ..default()
                 },
-                Position(Vec2::new(0.0, 32.0)),
-                Velocity(Vec2::new(200.0, 0.0)),
+                AgentPosition(Vec2::new(0.0, 32.0)),
+                AgentVelocity(Vec2::new(200.0, 0.0)),
             ))
             .id();
         let mut xs = Vec::new();
         steering_lab::run_steps(&mut app, 120, |world| {
-            xs.push(world.get::<Position>(agent).unwrap().0.x);
+            xs.push(world.get::<AgentPosition>(agent).unwrap().0.x);
         });
         xs
     };

@@ -42,7 +42,7 @@ fn hiding_the_bodies_leaves_the_agent_and_the_games_own_children_shown() {
     // name tag).
     let agent = app
         .world_mut()
-        .spawn((SteeringAgent, Behavior::Wander, Visibility::Visible))
+        .spawn((SteeringAgent, SteeringBehavior::Wander, Visibility::Visible))
         .id();
     let own_child = app
         .world_mut()
@@ -90,21 +90,20 @@ fn hiding_the_bodies_leaves_the_agent_and_the_games_own_children_shown() {
 #[test]
 fn routes_switch_off_and_leave_the_level_drawn() {
     use bevy::time::TimeUpdateStrategy;
-    use bevy_reynolds::{NavigationStatus, Position};
 
     let mut app = headless_with_debug_view();
     app.insert_resource(TimeUpdateStrategy::ManualDuration(
         std::time::Duration::from_secs_f64(1.0 / 60.0),
     ));
     let world = app.world_mut();
-    world.spawn(Obstacle::wall(
+    world.spawn(SteeringObstacle::wall(
         Vec2::new(0.0, -200.0),
         Vec2::new(0.0, 200.0),
     ));
     let agent = world
         .spawn((
             Navigate::to(Vec2::new(300.0, 0.0)),
-            Position::new(-300.0, 0.0),
+            AgentPosition::new(-300.0, 0.0),
         ))
         .id();
     let following = |app: &App| {

@@ -5,8 +5,9 @@
 //! ends inside an obstacle or on another agent.
 
 use bevy::prelude::*;
+use bevy_reynolds::STALL_AFTER;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{Position, STALL_AFTER};
+use bevy_reynolds::reynolds::defaults::UNITS_PER_METRE;
 use steering_lab::{empty_app_with_threads, run_steps};
 
 const RATES: [f64; 2] = [60.0, 144.0];
@@ -26,7 +27,7 @@ fn app(hz: f64, unit: f32) -> App {
     app.add_plugins(
         SteeringPlugins::default()
             .with_seed(1)
-            .with_length_unit(unit),
+            .with_length_unit(unit * UNITS_PER_METRE),
     );
     app
 }
@@ -56,16 +57,16 @@ impl InTheWay {
     fn spawn(self, world: &mut World, unit: f32) {
         let u = |x: f32, y: f32| Vec2::new(x, y) * unit;
         let obstacle = match self {
-            InTheWay::Wall => Obstacle::wall(u(0.0, -200.0), u(0.0, 200.0)),
-            InTheWay::Rock => Obstacle::circle(60.0 * unit),
-            InTheWay::Box => Obstacle::polygon(vec![
+            InTheWay::Wall => SteeringObstacle::wall(u(0.0, -200.0), u(0.0, 200.0)),
+            InTheWay::Rock => SteeringObstacle::circle(60.0 * unit),
+            InTheWay::Box => SteeringObstacle::polygon(vec![
                 u(-40.0, -150.0),
                 u(40.0, -150.0),
                 u(40.0, 150.0),
                 u(-40.0, 150.0),
             ]),
         };
-        world.spawn((obstacle, Position(Vec2::ZERO)));
+        world.spawn((obstacle, AgentPosition(Vec2::ZERO)));
     }
 
     /// How far inside it `p` is (negative: outside, that far from it).
@@ -108,7 +109,7 @@ fn navigate_past(way: InTheWay, hz: f64, unit: f32, radius: f32) -> Walk {
         .world_mut()
         .spawn((
             Navigate::to(goal),
-            Position(Vec2::new(-300.0, 0.0) * unit),
+            AgentPosition(Vec2::new(-300.0, 0.0) * unit),
             params(unit, radius),
         ))
         .id();
@@ -122,7 +123,7 @@ fn navigate_past(way: InTheWay, hz: f64, unit: f32, radius: f32) -> Walk {
     let mut step = 0;
     run_steps(&mut app, steps(hz, 20.0), |world| {
         step += 1;
-        let at = world.get::<Position>(agent).unwrap().0;
+        let at = world.get::<AgentPosition>(agent).unwrap().0;
         walk.deepest = walk.deepest.max(way.depth(at, unit) + body);
         walk.at = at;
         walk.status = *world.get::<NavigationStatus>(agent).unwrap();
@@ -179,24 +180,24 @@ fn two_avoiders_head_on_pass_each_other() {
                     let mut spawn = |from: Vec2, to: Vec2| {
                         let mut agent = app.world_mut().spawn((
                             AvoidAgents::default(),
-                            Position(from),
+                            AgentPosition(from),
                             params(unit, radius),
                         ));
                         if by_route {
                             agent.insert(Navigate::to(to));
                         } else {
-                            agent.insert(Behavior::Arrive(Target::Point(to)));
+                            agent.insert(SteeringBehavior::Arrive(SteeringTarget::Point(to)));
                         }
                         agent.id()
                     };
                     let (first, second) = (spawn(a, b), spawn(b, a));
                     let mut nearest = f32::INFINITY;
                     run_steps(&mut app, steps(hz, 10.0), |world| {
-                        let p = |e| world.get::<Position>(e).unwrap().0;
+                        let p = |e| world.get::<AgentPosition>(e).unwrap().0;
                         nearest = nearest.min(p(first).distance(p(second)));
                     });
                     let world = app.world();
-                    let p = |e| world.get::<Position>(e).unwrap().0;
+                    let p = |e| world.get::<AgentPosition>(e).unwrap().0;
                     let (off_a, off_b) = (p(first).distance(b), p(second).distance(a));
                     let body = radius * unit;
                     // Apart by their two bodies, or for points by a hair.
@@ -228,8 +229,8 @@ fn a_door_taking_turns_lets_ten_points_a_side_across() {
             let world = app.world_mut();
             let (north, south) = (u(0.0, 20.0), u(0.0, -20.0));
             world.spawn(TakeTurns::between(north, south));
-            world.spawn(Obstacle::wall(north, u(0.0, 400.0)));
-            world.spawn(Obstacle::wall(south, u(0.0, -400.0)));
+            world.spawn(SteeringObstacle::wall(north, u(0.0, 400.0)));
+            world.spawn(SteeringObstacle::wall(south, u(0.0, -400.0)));
             let mut people = Vec::new();
             for i in 0..10 {
                 let y = (i as f32 - 4.5) * 20.0;
@@ -239,7 +240,7 @@ fn a_door_taking_turns_lets_ten_points_a_side_across() {
                         .spawn((
                             Navigate::to(goal),
                             AvoidAgents::default(),
-                            Position(u(from, y)),
+                            AgentPosition(u(from, y)),
                         ))
                         .id();
                     people.push((person, goal));
@@ -260,7 +261,7 @@ fn a_door_taking_turns_lets_ten_points_a_side_across() {
             let world = app.world();
             let at: Vec<Vec2> = people
                 .iter()
-                .map(|(p, _)| world.get::<Position>(*p).unwrap().0)
+                .map(|(p, _)| world.get::<AgentPosition>(*p).unwrap().0)
                 .collect();
             let body = SteeringParams::default().scaled(unit).body_radius();
             let nearest = nearest_pair(&at);
@@ -317,15 +318,18 @@ fn a_boxed_in_agent_says_it_is_stalled_once() {
             .map(|i| {
                 world
                     .spawn((
-                        Obstacle::wall(corners[i], corners[(i + 1) % 4]),
+                        SteeringObstacle::wall(corners[i], corners[(i + 1) % 4]),
                         MovingObstacle,
-                        Position(Vec2::ZERO),
+                        AgentPosition(Vec2::ZERO),
                     ))
                     .id()
             })
             .collect();
         let agent = world
-            .spawn((Navigate::to(Vec2::new(300.0, 0.0)), Position(Vec2::ZERO)))
+            .spawn((
+                Navigate::to(Vec2::new(300.0, 0.0)),
+                AgentPosition(Vec2::ZERO),
+            ))
             .observe(|_: On<Stalled>, mut seen: ResMut<StallsSeen>| seen.0 += 1)
             .id();
         let mut stalled_at = None;
@@ -339,7 +343,7 @@ fn a_boxed_in_agent_says_it_is_stalled_once() {
         });
         let seen = app.world().resource::<StallsSeen>().0;
         let status = *app.world().get::<NavigationStatus>(agent).unwrap();
-        let at = app.world().get::<Position>(agent).unwrap().0;
+        let at = app.world().get::<AgentPosition>(agent).unwrap().0;
         assert_eq!(status, NavigationStatus::Stalled, "at {hz} Hz, at {at}");
         assert_eq!(seen, 1, "at {hz} Hz: told {seen} times");
         let stall = f64::from(2.0 * STALL_AFTER);
@@ -388,7 +392,7 @@ fn a_formation_of_points_forms_up_at_its_goal() {
             let off = members
                 .iter()
                 .map(|m| {
-                    let at = world.get::<Position>(*m).unwrap().0;
+                    let at = world.get::<AgentPosition>(*m).unwrap().0;
                     world
                         .get::<FormationPlace>(*m)
                         .unwrap()
@@ -398,7 +402,7 @@ fn a_formation_of_points_forms_up_at_its_goal() {
                 .fold(0.0, f32::max);
             let at: Vec<Vec2> = members
                 .iter()
-                .map(|m| world.get::<Position>(*m).unwrap().0)
+                .map(|m| world.get::<AgentPosition>(*m).unwrap().0)
                 .collect();
             let body = SteeringParams::default().scaled(unit).body_radius();
             let nearest = nearest_pair(&at);
@@ -429,10 +433,10 @@ fn a_point_hides_and_follows_a_path() {
             let u = |x: f32, y: f32| Vec2::new(x, y) * unit;
             let world = app.world_mut();
             let rock = u(300.0, 200.0);
-            world.spawn((Obstacle::circle(40.0 * unit), Position(rock)));
+            world.spawn((SteeringObstacle::circle(40.0 * unit), AgentPosition(rock)));
             world.spawn((
-                Obstacle::wall(u(0.0, -80.0), u(0.0, 80.0)),
-                Position(u(600.0, 300.0)),
+                SteeringObstacle::wall(u(0.0, -80.0), u(0.0, 80.0)),
+                AgentPosition(u(600.0, 300.0)),
             ));
             let field = Containment::rect(Vec2::ZERO, u(1000.0, 700.0));
             let beat = SteeringPath::new([u(100.0, 100.0), u(900.0, 100.0), u(500.0, 600.0)], true);
@@ -441,24 +445,24 @@ fn a_point_hides_and_follows_a_path() {
                     SteeringAgent,
                     FollowPath::new(Arc::new(beat), 20.0 * unit),
                     field.clone(),
-                    Position(u(100.0, 100.0)),
+                    AgentPosition(u(100.0, 100.0)),
                 ))
                 .id();
             let hunter = u(100.0, 200.0);
             let hider = world
-                .spawn((Hide::from(hunter), field, Position(u(200.0, 400.0))))
+                .spawn((Hide::from(hunter), field, AgentPosition(u(200.0, 400.0))))
                 .id();
             let mut deepest = f32::NEG_INFINITY;
             let mut far = 0.0f32;
             run_steps(&mut app, steps(hz, 10.0), |world| {
                 for agent in [follower, hider] {
-                    let at = world.get::<Position>(agent).unwrap().0;
+                    let at = world.get::<AgentPosition>(agent).unwrap().0;
                     deepest = deepest.max(40.0 * unit - at.distance(rock));
                 }
-                let at = world.get::<Position>(follower).unwrap().0;
+                let at = world.get::<AgentPosition>(follower).unwrap().0;
                 far = far.max(at.distance(u(100.0, 100.0)));
             });
-            let at = app.world().get::<Position>(hider).unwrap().0;
+            let at = app.world().get::<AgentPosition>(hider).unwrap().0;
             // Behind: the rock lies between the hunter and the hider.
             let (to_rock, to_hider) = (rock - hunter, at - hunter);
             let behind = to_hider.length() > to_rock.length()
@@ -481,13 +485,13 @@ fn a_point_hides_and_follows_a_path() {
 #[test]
 fn an_avian_body_takes_its_colliders_radius_and_goes_round_a_wall() {
     use avian2d::prelude::*;
-    use bevy_reynolds::physics::{RadiusFromCollider, SteeringAvianPlugin};
+    use bevy_reynolds::physics::{RadiusFromCollider, SteeringAvian2dPlugin};
     for hz in RATES {
         let mut app = app(hz, 1.0);
         app.add_plugins((
             TransformPlugin,
             PhysicsPlugins::default(),
-            SteeringAvianPlugin,
+            SteeringAvian2dPlugin,
         ))
         .insert_resource(Gravity::ZERO);
         app.finish();
@@ -506,14 +510,14 @@ fn an_avian_body_takes_its_colliders_radius_and_goes_round_a_wall() {
             .id();
         let mut deepest = f32::NEG_INFINITY;
         run_steps(&mut app, steps(hz, 20.0), |world| {
-            let at = world.get::<Position>(agent).unwrap().0;
+            let at = world.get::<AgentPosition>(agent).unwrap().0;
             let outside = (at.abs() - Vec2::new(10.0, 200.0)).max(Vec2::ZERO).length();
             deepest = deepest.max(8.0 - outside);
         });
         let world = app.world();
         let radius = world.get::<SteeringParams>(agent).unwrap().radius;
         let status = *world.get::<NavigationStatus>(agent).unwrap();
-        let at = world.get::<Position>(agent).unwrap().0;
+        let at = world.get::<AgentPosition>(agent).unwrap().0;
         assert_eq!(radius, 8.0, "at {hz} Hz");
         assert_eq!(
             world.get::<RadiusFromCollider>(agent),
@@ -538,7 +542,7 @@ fn an_avian3d_body_takes_its_footprints_radius_and_goes_round_a_wall() {
         app.add_plugins((
             SteeringPlugins::default()
                 .with_ground(GroundPlane::Xz)
-                .with_length_unit(0.025),
+                .with_length_unit(1.0),
             TransformPlugin,
             PhysicsPlugins::default(),
             SteeringAvian3dPlugin,
@@ -571,7 +575,7 @@ fn an_avian3d_body_takes_its_footprints_radius_and_goes_round_a_wall() {
         let world = app.world_mut();
         let radius = world.get::<SteeringParams>(agent).unwrap().radius;
         let status = *world.get::<NavigationStatus>(agent).unwrap();
-        let at = world.get::<Position>(agent).unwrap().0;
+        let at = world.get::<AgentPosition>(agent).unwrap().0;
         assert!((radius - 0.25).abs() < 1e-4, "at {hz} Hz: radius {radius}");
         assert_eq!(status, NavigationStatus::Arrived, "at {hz} Hz, at {at}");
         world.get_mut::<SteeringParams>(agent).unwrap().radius = 0.4;
@@ -603,7 +607,7 @@ fn crossing(n: usize, radius: f32, gap: f32, unit: f32, hz: f64, seconds: f64) -
                 .spawn((
                     Navigate::to(goal),
                     AvoidAgents::default(),
-                    Position(from),
+                    AgentPosition(from),
                     params,
                 ))
                 .id(),
@@ -613,7 +617,7 @@ fn crossing(n: usize, radius: f32, gap: f32, unit: f32, hz: f64, seconds: f64) -
     run_steps(&mut app, steps(hz, seconds), |world| {
         let at: Vec<Vec2> = people
             .iter()
-            .map(|p| world.get::<Position>(*p).unwrap().0)
+            .map(|p| world.get::<AgentPosition>(*p).unwrap().0)
             .collect();
         nearest = nearest.min(nearest_pair(&at));
     });

@@ -11,7 +11,6 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{Position, Velocity};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use steering_lab::{headless_app, run_steps};
@@ -46,12 +45,12 @@ fn combine() -> impl Strategy<Value = Combine> {
     ]
 }
 
-fn priority() -> impl Strategy<Value = Priority> {
+fn priority() -> impl Strategy<Value = SteeringPriority> {
     prop_oneof![
-        Just(Priority::Critical),
-        Just(Priority::High),
-        Just(Priority::Normal),
-        Just(Priority::Low),
+        Just(SteeringPriority::Critical),
+        Just(SteeringPriority::High),
+        Just(SteeringPriority::Normal),
+        Just(SteeringPriority::Low),
     ]
 }
 
@@ -203,7 +202,7 @@ enum BehaviorSpec {
     OffsetPursuit(TargetSpec, Vec2),
     FollowLeader(TargetSpec, f32),
     Interpose(TargetSpec, TargetSpec),
-    Blend(Vec<(f32, u8, TargetSpec, Priority)>),
+    Blend(Vec<(f32, u8, TargetSpec, SteeringPriority)>),
 }
 
 fn behavior() -> impl Strategy<Value = BehaviorSpec> {
@@ -303,12 +302,12 @@ fn agent() -> impl Strategy<Value = AgentSpec> {
 
 /// A rock, a wall or a polygon, hostile numbers and all, placed by a
 /// Position or a Transform.
-fn obstacle() -> impl Strategy<Value = (Obstacle, Vec2, bool)> {
+fn obstacle() -> impl Strategy<Value = (SteeringObstacle, Vec2, bool)> {
     (
         prop_oneof![
-            hostile().prop_map(Obstacle::circle),
-            (vec2(), vec2()).prop_map(|(a, b)| Obstacle::wall(a, b)),
-            points().prop_map(Obstacle::polygon),
+            hostile().prop_map(SteeringObstacle::circle),
+            (vec2(), vec2()).prop_map(|(a, b)| SteeringObstacle::wall(a, b)),
+            points().prop_map(SteeringObstacle::polygon),
         ],
         vec2(),
         any::<bool>(),
@@ -350,8 +349,8 @@ enum Op {
     Shove(usize, Vec2),
     Despawn(usize),
     Spawn(Box<AgentSpec>),
-    Push(usize, Vec2, Priority),
-    Obstacle(Obstacle, Vec2, bool),
+    Push(usize, Vec2, SteeringPriority),
+    Obstacle(SteeringObstacle, Vec2, bool),
     Door(TakeTurns, Vec2, bool),
     MoveObstacle(usize, Vec2),
 }
@@ -375,7 +374,7 @@ fn op() -> impl Strategy<Value = Op> {
 /// Spawns `thing` at `at`, placed by a Position or by a Transform.
 fn place(world: &mut World, thing: impl Bundle, at: Vec2, by_position: bool) -> Entity {
     if by_position {
-        world.spawn((thing, Position(at))).id()
+        world.spawn((thing, AgentPosition(at))).id()
     } else {
         world
             .spawn((thing, Transform::from_translation(at.extend(0.0))))
@@ -385,7 +384,7 @@ fn place(world: &mut World, thing: impl Bundle, at: Vec2, by_position: bool) -> 
 
 /// A force a game's own behavior adds this step, at a priority.
 #[derive(Component, Clone, Copy)]
-struct ExtraForce(Vec2, Priority);
+struct ExtraForce(Vec2, SteeringPriority);
 
 fn extra_forces(mut agents: Query<(&ExtraForce, &mut SteeringAccumulator)>) {
     for (extra, mut steering) in &mut agents {
@@ -393,48 +392,48 @@ fn extra_forces(mut agents: Query<(&ExtraForce, &mut SteeringAccumulator)>) {
     }
 }
 
-fn resolve(target: TargetSpec, agents: &[Entity]) -> Target {
+fn resolve(target: TargetSpec, agents: &[Entity]) -> SteeringTarget {
     match target {
-        TargetSpec::Point(p) => Target::Point(p),
+        TargetSpec::Point(p) => SteeringTarget::Point(p),
         TargetSpec::Agent(i) => agents
             .get(i)
             .copied()
-            .map_or(Target::Point(Vec2::ZERO), Target::Entity),
+            .map_or(SteeringTarget::Point(Vec2::ZERO), SteeringTarget::Entity),
     }
 }
 
-fn steer(kind: u8, target: Target) -> Behavior {
+fn steer(kind: u8, target: SteeringTarget) -> SteeringBehavior {
     match kind {
-        0 => Behavior::Seek(target),
-        1 => Behavior::Arrive(target),
-        2 => Behavior::Flee(target),
-        3 => Behavior::Pursue(target),
-        4 => Behavior::Evade(target),
-        _ => Behavior::Wander,
+        0 => SteeringBehavior::Seek(target),
+        1 => SteeringBehavior::Arrive(target),
+        2 => SteeringBehavior::Flee(target),
+        3 => SteeringBehavior::Pursue(target),
+        4 => SteeringBehavior::Evade(target),
+        _ => SteeringBehavior::Wander,
     }
 }
 
 fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
     let t = |target| resolve(target, agents);
     let behavior = match &spec.behavior {
-        BehaviorSpec::Idle => Behavior::Idle,
-        BehaviorSpec::Wander => Behavior::Wander,
-        BehaviorSpec::Seek(x) => Behavior::Seek(t(*x)),
-        BehaviorSpec::Arrive(x) => Behavior::Arrive(t(*x)),
-        BehaviorSpec::Flee(x) => Behavior::Flee(t(*x)),
-        BehaviorSpec::Pursue(x) => Behavior::Pursue(t(*x)),
-        BehaviorSpec::Evade(x) => Behavior::Evade(t(*x)),
-        BehaviorSpec::Graze(x) => Behavior::Graze(t(*x)),
-        BehaviorSpec::OffsetPursuit(x, offset) => Behavior::OffsetPursuit {
+        BehaviorSpec::Idle => SteeringBehavior::Idle,
+        BehaviorSpec::Wander => SteeringBehavior::Wander,
+        BehaviorSpec::Seek(x) => SteeringBehavior::Seek(t(*x)),
+        BehaviorSpec::Arrive(x) => SteeringBehavior::Arrive(t(*x)),
+        BehaviorSpec::Flee(x) => SteeringBehavior::Flee(t(*x)),
+        BehaviorSpec::Pursue(x) => SteeringBehavior::Pursue(t(*x)),
+        BehaviorSpec::Evade(x) => SteeringBehavior::Evade(t(*x)),
+        BehaviorSpec::Graze(x) => SteeringBehavior::Graze(t(*x)),
+        BehaviorSpec::OffsetPursuit(x, offset) => SteeringBehavior::OffsetPursuit {
             leader: t(*x),
             offset: *offset,
         },
-        BehaviorSpec::Interpose(a, b) => Behavior::Interpose(t(*a), t(*b)),
-        BehaviorSpec::FollowLeader(x, behind) => Behavior::FollowLeader {
+        BehaviorSpec::Interpose(a, b) => SteeringBehavior::Interpose(t(*a), t(*b)),
+        BehaviorSpec::FollowLeader(x, behind) => SteeringBehavior::FollowLeader {
             leader: t(*x),
             behind: *behind,
         },
-        BehaviorSpec::Blend(parts) => Behavior::Blend(
+        BehaviorSpec::Blend(parts) => SteeringBehavior::Blend(
             parts
                 .iter()
                 .map(|(w, kind, x, p)| Weighted::new(*w, steer(*kind, t(*x))).with_priority(*p))
@@ -444,9 +443,9 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
     let mut agent = world.spawn((
         SteeringAgent,
         behavior,
-        Position(spec.pos),
-        Velocity(spec.vel),
-        Trail::default(),
+        AgentPosition(spec.pos),
+        AgentVelocity(spec.vel),
+        AgentTrail::default(),
         SteeringForce::default(),
         DesiredVelocity::default(),
         MeasuredVelocity::default(),
@@ -472,8 +471,8 @@ fn spawn(world: &mut World, spec: &AgentSpec, agents: &[Entity]) -> Entity {
     }
     if let Some((goal, clearance)) = spec.navigate {
         let goal = match resolve(goal, agents) {
-            Target::Entity(entity) => Goal::Entity(entity),
-            Target::Point(p) => Goal::Point(p),
+            SteeringTarget::Entity(entity) => NavigationGoal::Entity(entity),
+            SteeringTarget::Point(p) => NavigationGoal::Point(p),
         };
         agent.insert(Navigate { goal, clearance });
     }
@@ -505,13 +504,13 @@ fn check(app: &mut App) -> Result<(), TestCaseError> {
     STEPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut query = app.world_mut().query::<(
         Entity,
-        &Position,
-        &Velocity,
-        &Heading,
+        &AgentPosition,
+        &AgentVelocity,
+        &AgentHeading,
         &SteeringForce,
         &DesiredVelocity,
         &Transform,
-        &Trail,
+        &AgentTrail,
     )>();
     for (e, p, v, h, f, d, t, trail) in query.iter(app.world()) {
         prop_assert!(
@@ -562,12 +561,12 @@ fn run_world(initial: Vec<AgentSpec>, ops: Vec<Op>) -> Result<(), TestCaseError>
             }
             Op::Teleport(i, pos) => {
                 if let Some(e) = alive(app.world(), i, &agents) {
-                    app.world_mut().get_mut::<Position>(e).unwrap().0 = pos;
+                    app.world_mut().get_mut::<AgentPosition>(e).unwrap().0 = pos;
                 }
             }
             Op::Shove(i, vel) => {
                 if let Some(e) = alive(app.world(), i, &agents) {
-                    app.world_mut().get_mut::<Velocity>(e).unwrap().0 = vel;
+                    app.world_mut().get_mut::<AgentVelocity>(e).unwrap().0 = vel;
                 }
             }
             Op::Despawn(i) => {
@@ -594,7 +593,7 @@ fn run_world(initial: Vec<AgentSpec>, ops: Vec<Op>) -> Result<(), TestCaseError>
             }
             Op::MoveObstacle(i, at) => {
                 if let Some(&e) = obstacles.get(i % obstacles.len().max(1)) {
-                    match app.world_mut().get_mut::<Position>(e) {
+                    match app.world_mut().get_mut::<AgentPosition>(e) {
                         Some(mut p) => p.0 = at,
                         None => {
                             app.world_mut().get_mut::<Transform>(e).unwrap().translation =

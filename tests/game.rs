@@ -4,7 +4,6 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{Position, Velocity};
 use steering_lab::{BehaviorKind, Scenario, headless_app, run_steps};
 
 #[test]
@@ -14,13 +13,13 @@ fn an_idle_agent_spawned_left_of_the_origin_stays_there() {
     app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
     let agent = app
         .world_mut()
-        .spawn((SteeringAgent, Position::new(-100.0, -50.0)))
+        .spawn((SteeringAgent, AgentPosition::new(-100.0, -50.0)))
         .id();
     for _ in 0..30 {
         app.update();
     }
     assert_eq!(
-        app.world().get::<Position>(agent).unwrap().0,
+        app.world().get::<AgentPosition>(agent).unwrap().0,
         Vec2::new(-100.0, -50.0)
     );
     let drawn = app.world().get::<Transform>(agent).unwrap().translation;
@@ -59,11 +58,11 @@ fn critters_on(ground: GroundPlane, up: f32) -> Vec<Vec3> {
     let mut agents = Vec::new();
     for i in 0..25 {
         let behavior = match i % 5 {
-            0 => Behavior::Seek(Target::Entity(target)),
-            1 => Behavior::Arrive(Target::Entity(target)),
-            2 => Behavior::Pursue(Target::Entity(target)),
-            3 => Behavior::Wander,
-            _ => Behavior::Graze(Target::Entity(target)),
+            0 => SteeringBehavior::Seek(SteeringTarget::Entity(target)),
+            1 => SteeringBehavior::Arrive(SteeringTarget::Entity(target)),
+            2 => SteeringBehavior::Pursue(SteeringTarget::Entity(target)),
+            3 => SteeringBehavior::Wander,
+            _ => SteeringBehavior::Graze(SteeringTarget::Entity(target)),
         };
         let pos = Vec2::new(100.0 + 31.0 * i as f32, 120.0 + 17.0 * i as f32);
         let agent = app
@@ -71,7 +70,7 @@ fn critters_on(ground: GroundPlane, up: f32) -> Vec<Vec3> {
             .spawn((
                 SteeringAgent,
                 behavior,
-                Position(pos),
+                AgentPosition(pos),
                 Transform::from_translation(place(pos, up)),
                 Flocking::default(),
             ))
@@ -118,7 +117,7 @@ fn on_the_xz_ground_a_heading_is_a_yaw() {
 #[test]
 fn a_length_unit_scales_the_chapter_to_a_games_units() {
     // The chapter's slow arriver, from rest 400 px away, overshoots 64 px;
-    // in a game whose unit is 0.01 px (centimetres to pixels' metres),
+    // in a game of 0.4 units a metre (a hundredth of the model's 40),
     // through the settings the plugin makes for that unit, 0.64.
     let in_pixels = Scenario {
         behavior: BehaviorKind::Arrive,
@@ -128,7 +127,7 @@ fn a_length_unit_scales_the_chapter_to_a_games_units() {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
-        SteeringPlugins::default().with_length_unit(0.01),
+        SteeringPlugins::default().with_length_unit(0.4),
     ));
     let scaled = app.world().resource::<SteeringSettings>().agent;
     let in_units = Scenario {
@@ -170,13 +169,13 @@ struct Body {
     velocity: Vec2,
 }
 
-fn bodies_to_agents(mut agents: Query<(&Body, &mut Position)>) {
+fn bodies_to_agents(mut agents: Query<(&Body, &mut AgentPosition)>) {
     for (body, mut pos) in &mut agents {
         pos.0 = body.position;
     }
 }
 
-fn agents_to_bodies(mut agents: Query<(&Velocity, &mut Body)>) {
+fn agents_to_bodies(mut agents: Query<(&AgentVelocity, &mut Body)>) {
     for (vel, mut body) in &mut agents {
         body.velocity = vel.0;
     }
@@ -206,7 +205,7 @@ fn with_a_physics_engine_the_plugin_only_chooses_velocities() {
         .world_mut()
         .spawn((
             SteeringAgent,
-            Behavior::Seek(Target::Point(Vec2::new(1000.0, 0.0))),
+            SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(1000.0, 0.0))),
             Body::default(),
             Transform::from_xyz(3.0, 4.0, 5.0),
         ))
@@ -215,8 +214,8 @@ fn with_a_physics_engine_the_plugin_only_chooses_velocities() {
     let world = app.world();
     let (body, vel, pos) = (
         world.get::<Body>(agent).unwrap(),
-        world.get::<Velocity>(agent).unwrap().0,
-        world.get::<Position>(agent).unwrap().0,
+        world.get::<AgentVelocity>(agent).unwrap().0,
+        world.get::<AgentPosition>(agent).unwrap().0,
     );
     // Steering chose a velocity toward the target...
     assert!(vel.x > 150.0, "{vel}");
@@ -244,13 +243,13 @@ fn writing_back_nothing_moves_agents_and_leaves_their_transforms() {
         .world_mut()
         .spawn((
             SteeringAgent,
-            Velocity(Vec2::new(60.0, 0.0)),
+            AgentVelocity(Vec2::new(60.0, 0.0)),
             Transform::from_xyz(7.0, 8.0, 9.0),
         ))
         .id();
     run_steps(&mut app, 60, |_| {});
     // It starts where its Transform put it (x = 7) and coasts 60 px in 1 s.
-    let x = app.world().get::<Position>(agent).unwrap().x;
+    let x = app.world().get::<AgentPosition>(agent).unwrap().x;
     assert!((x - 67.0).abs() < 1e-3, "{x}");
     assert_eq!(
         app.world().get::<Transform>(agent).unwrap().translation,
@@ -279,11 +278,14 @@ fn writing_a_desired_velocity_changes_nothing() {
             );
         }
         let agents: Vec<Entity> = [
-            Behavior::Idle,
-            Behavior::Seek(Target::Point(Vec2::new(300.0, 0.0))),
-            Behavior::Blend(vec![
-                Weighted::new(2.0, Behavior::Seek(Target::Point(Vec2::new(0.0, 300.0)))),
-                Weighted::new(1.0, Behavior::Wander),
+            SteeringBehavior::Idle,
+            SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(300.0, 0.0))),
+            SteeringBehavior::Blend(vec![
+                Weighted::new(
+                    2.0,
+                    SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(0.0, 300.0))),
+                ),
+                Weighted::new(1.0, SteeringBehavior::Wander),
             ]),
         ]
         .into_iter()
@@ -296,7 +298,7 @@ fn writing_a_desired_velocity_changes_nothing() {
         run_steps(&mut app, 30, |_| {});
         agents
             .iter()
-            .map(|a| app.world().get::<Velocity>(*a).unwrap().0)
+            .map(|a| app.world().get::<AgentVelocity>(*a).unwrap().0)
             .collect::<Vec<_>>()
     };
     assert_eq!(run(true), run(false));
@@ -305,10 +307,10 @@ fn writing_a_desired_velocity_changes_nothing() {
 #[test]
 fn an_agent_made_of_an_entity_with_a_position_starts_drawn_there() {
     let mut app = headless_app(60.0, 1, SteeringSettings::default());
-    let entity = app.world_mut().spawn(Position::new(300.0, -40.0)).id();
+    let entity = app.world_mut().spawn(AgentPosition::new(300.0, -40.0)).id();
     app.world_mut().entity_mut(entity).insert(SteeringAgent);
     assert_eq!(
-        app.world().get::<PreviousPosition>(entity).unwrap().0,
+        app.world().get::<AgentPreviousPosition>(entity).unwrap().0,
         Vec2::new(300.0, -40.0),
         "it would be drawn sweeping in from the origin"
     );
@@ -324,7 +326,7 @@ fn the_neighbor_grid_can_be_kept_for_a_games_queries_without_flocking() {
         let mut app = headless_app(60.0, 1, settings);
         for i in 0..10 {
             app.world_mut()
-                .spawn((SteeringAgent, Position::new(10.0 * i as f32, 0.0)));
+                .spawn((SteeringAgent, AgentPosition::new(10.0 * i as f32, 0.0)));
         }
         run_steps(&mut app, 1, |_| {});
         let grid = app.world().resource::<NeighborGrid>();
@@ -346,7 +348,7 @@ fn an_agent_given_only_a_transform_starts_where_it_puts_it() {
         .spawn((SteeringAgent, Transform::from_xyz(3.0, 0.5, -2.0)))
         .id();
     assert_eq!(
-        app.world().get::<Position>(agent).unwrap().0,
+        app.world().get::<AgentPosition>(agent).unwrap().0,
         Vec2::new(3.0, -2.0)
     );
     app.update();
@@ -376,7 +378,11 @@ fn a_still_agent_is_drawn_exactly_where_it_is_between_fixed_steps() {
     ];
     let agents: Vec<Entity> = places
         .iter()
-        .map(|p| app.world_mut().spawn((SteeringAgent, Position(*p))).id())
+        .map(|p| {
+            app.world_mut()
+                .spawn((SteeringAgent, AgentPosition(*p)))
+                .id()
+        })
         .collect();
     for _ in 0..40 {
         app.update();

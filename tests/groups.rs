@@ -1,12 +1,11 @@
 //! Groups through the real plugin, at 60 and 144 Hz: an escort that keeps
-//! its place beside a leader ([`Behavior::OffsetPursuit`]), a bodyguard
-//! between two agents ([`Behavior::Interpose`]), followers that keep out
-//! of their leader's way ([`Behavior::FollowLeader`]) and prey that hides
+//! its place beside a leader ([`SteeringBehavior::OffsetPursuit`]), a bodyguard
+//! between two agents ([`SteeringBehavior::Interpose`]), followers that keep out
+//! of their leader's way ([`SteeringBehavior::FollowLeader`]) and prey that hides
 //! from a hunter behind rocks ([`Hide`]). The scenes are the lab's
 //! (`steering_lab::groups`, `steering-lab groups`).
 
 use bevy::prelude::*;
-use bevy_reynolds::Position;
 use bevy_reynolds::prelude::*;
 use steering_lab::groups::{self, RADIUS};
 use steering_lab::{headless_app, run_steps};
@@ -130,13 +129,13 @@ fn a_hider_goes_round_its_rock_as_the_hunter_walks_round_it() {
     for hz in RATES {
         let mut app = headless_app(hz, 3, SteeringSettings::default());
         let world = app.world_mut();
-        world.spawn((Obstacle::circle(40.0), Position(rock)));
+        world.spawn((SteeringObstacle::circle(40.0), AgentPosition(rock)));
         let hunter = world
             .spawn((
                 SteeringAgent,
                 FollowPath::new(beat.clone(), 10.0),
                 IgnoreObstacles,
-                Position(corners[0]),
+                AgentPosition(corners[0]),
                 SteeringParams {
                     radius: 8.0,
                     max_speed: 0.6 * TOP_SPEED,
@@ -148,7 +147,7 @@ fn a_hider_goes_round_its_rock_as_the_hunter_walks_round_it() {
             .spawn((
                 SteeringAgent,
                 Hide::from(hunter),
-                Position(rock + Vec2::new(60.0, 60.0)),
+                AgentPosition(rock + Vec2::new(60.0, 60.0)),
                 SteeringParams {
                     radius: 8.0,
                     ..default()
@@ -163,8 +162,8 @@ fn a_hider_goes_round_its_rock_as_the_hunter_walks_round_it() {
                 return;
             }
             let (h, p) = (
-                world.get::<Position>(hunter).unwrap().0,
-                world.get::<Position>(prey).unwrap().0,
+                world.get::<AgentPosition>(hunter).unwrap().0,
+                world.get::<AgentPosition>(prey).unwrap().0,
             );
             let along = ((rock - h).dot(p - h) / (p - h).length_squared()).clamp(0.0, 1.0);
             if rock.distance(h + (p - h) * along) < 40.0 {
@@ -191,20 +190,29 @@ fn a_hider_goes_round_its_rock_as_the_hunter_walks_round_it() {
 /// over the spot behind the first (radius 20), and a third rock, farther
 /// off: the prey hides behind the second, not inside it, nor behind the
 /// third. Out of reach of every rock (`within`), it flees, as
-/// [`Behavior::Flee`] does: away from the hunter inside its panic radius.
+/// [`SteeringBehavior::Flee`] does: away from the hunter inside its panic radius.
 #[test]
 fn a_hider_takes_a_free_spot_and_flees_when_there_is_none() {
     let mut app = headless_app(60.0, 1, SteeringSettings::default());
     let world = app.world_mut();
-    let hunter = world.spawn(Position(Vec2::ZERO)).id();
+    let hunter = world.spawn(AgentPosition(Vec2::ZERO)).id();
     let first = world
-        .spawn((Obstacle::circle(20.0), Position(Vec2::new(100.0, 0.0))))
+        .spawn((
+            SteeringObstacle::circle(20.0),
+            AgentPosition(Vec2::new(100.0, 0.0)),
+        ))
         .id();
     let second = world
-        .spawn((Obstacle::circle(30.0), Position(Vec2::new(150.0, 0.0))))
+        .spawn((
+            SteeringObstacle::circle(30.0),
+            AgentPosition(Vec2::new(150.0, 0.0)),
+        ))
         .id();
     let third = world
-        .spawn((Obstacle::circle(30.0), Position(Vec2::new(150.0, 300.0))))
+        .spawn((
+            SteeringObstacle::circle(30.0),
+            AgentPosition(Vec2::new(150.0, 300.0)),
+        ))
         .id();
     let params = SteeringParams {
         radius: 8.0,
@@ -214,7 +222,7 @@ fn a_hider_takes_a_free_spot_and_flees_when_there_is_none() {
         .spawn((
             SteeringAgent,
             Hide::from(hunter),
-            Position(Vec2::new(120.0, 60.0)),
+            AgentPosition(Vec2::new(120.0, 60.0)),
             params,
         ))
         .id();
@@ -222,7 +230,7 @@ fn a_hider_takes_a_free_spot_and_flees_when_there_is_none() {
         .spawn((
             SteeringAgent,
             Hide::from(hunter).within(100.0),
-            Position(Vec2::new(-100.0, -150.0)),
+            AgentPosition(Vec2::new(-100.0, -150.0)),
             params,
         ))
         .id();
@@ -234,7 +242,7 @@ fn a_hider_takes_a_free_spot_and_flees_when_there_is_none() {
     assert!(hide.spot.distance(Vec2::new(180.0 + 2.0 * body, 0.0)) < 1e-3);
     assert_eq!(app.world().get::<Hide>(far).unwrap().cover, None);
     run_steps(&mut app, 60, |_| {});
-    let gone = app.world().get::<Position>(far).unwrap().0;
+    let gone = app.world().get::<AgentPosition>(far).unwrap().0;
     // Out of its panic radius (220 px) in one second from 180 px.
     assert!(
         gone.length() > 250.0,

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use bevy_reynolds::Position;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::{level, path};
 use rand::rngs::Xoshiro128PlusPlus;
@@ -247,10 +246,10 @@ fn an_l_shaped_corridor_is_followed_round_the_bend() {
 fn spawn_wanderer(app: &mut App, p: Vec2, area: &[Vec2], rng: &mut Xoshiro128PlusPlus) {
     app.world_mut().spawn((
         SteeringAgent,
-        Behavior::Wander,
+        SteeringBehavior::Wander,
         Containment::polygon(area.iter().copied()),
-        Position(p),
-        Heading(Dir2::new(Vec2::from_angle(rng.random_range(0.0..6.3))).unwrap()),
+        AgentPosition(p),
+        AgentHeading(Dir2::new(Vec2::from_angle(rng.random_range(0.0..6.3))).unwrap()),
     ));
 }
 
@@ -284,7 +283,7 @@ fn wanderers_inside(area: &[Vec2], count: usize, hz: f64, seconds: f64) -> Wande
     }
     let mut worst = 0.0f32;
     let (mut near, mut all) = (0usize, 0usize);
-    let mut positions = app.world_mut().query::<&Position>();
+    let mut positions = app.world_mut().query::<&AgentPosition>();
     run_steps(&mut app, (seconds * hz) as u64, |world| {
         for p in positions.iter(world) {
             worst = worst.max(level::outside_by(p.0, area));
@@ -515,7 +514,7 @@ fn a_path_of_one_point_or_none_is_safe() {
             .spawn((SteeringAgent, FollowPath::new(path, 10.0)))
             .id();
         run_steps(&mut app, 120, |_| {});
-        let pos = app.world().get::<Position>(agent).unwrap().0;
+        let pos = app.world().get::<AgentPosition>(agent).unwrap().0;
         assert!(pos.is_finite(), "{pos}");
     }
 }
@@ -564,7 +563,7 @@ fn wanderers_among_rocks_never_touch_one() {
         let rocks = rock_field(&mut rng);
         for (center, radius) in &rocks {
             app.world_mut()
-                .spawn((Obstacle::circle(*radius), Position(*center)));
+                .spawn((SteeringObstacle::circle(*radius), AgentPosition(*center)));
         }
         let area = [
             Vec2::ZERO,
@@ -583,7 +582,7 @@ fn wanderers_among_rocks_never_touch_one() {
         let mut worst = (f32::INFINITY, Vec2::ZERO);
         let mut agents = app
             .world_mut()
-            .query_filtered::<&Position, With<SteeringAgent>>();
+            .query_filtered::<&AgentPosition, With<SteeringAgent>>();
         run_steps(&mut app, (30.0 * hz) as u64, |world| {
             for p in agents.iter(world) {
                 let c = level.clearance(p.0, BODY);
@@ -618,9 +617,9 @@ fn an_agent_steers_the_same_whether_or_not_another_was_stepped_before_it() {
             // Spawned first, so stepped first.
             app.world_mut().spawn((
                 SteeringAgent,
-                Behavior::Idle,
+                SteeringBehavior::Idle,
                 Containment::polygon(field.clone()),
-                Position(Vec2::new(398.0, 0.0)),
+                AgentPosition(Vec2::new(398.0, 0.0)),
             ));
         }
         // From by the top edge (the only one in its reach) down the
@@ -629,14 +628,14 @@ fn an_agent_steers_the_same_whether_or_not_another_was_stepped_before_it() {
             .world_mut()
             .spawn((
                 SteeringAgent,
-                Behavior::Seek(Target::Point(Vec2::new(0.0, -300.0))),
+                SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(0.0, -300.0))),
                 Containment::polygon(field.clone()),
-                Position(Vec2::new(0.0, 360.0)),
+                AgentPosition(Vec2::new(0.0, 360.0)),
             ))
             .id();
         let mut path = Vec::new();
         run_steps(&mut app, 120, |world| {
-            path.push(world.get::<Position>(seeker).expect("the seeker").0);
+            path.push(world.get::<AgentPosition>(seeker).expect("the seeker").0);
         });
         path
     };
@@ -647,16 +646,16 @@ fn an_agent_steers_the_same_whether_or_not_another_was_stepped_before_it() {
 }
 
 /// The obstacles are gathered into the index again only when one changes:
-/// each kind of change (moved by its `Position` or by its transform,
-/// reshaped, placed by its transform once its `Position` is removed, a
-/// rock added, its `Obstacle` removed, placed where its shape is drawn
+/// each kind of change (moved by its `AgentPosition` or by its transform,
+/// reshaped, placed by its transform once its `AgentPosition` is removed, a
+/// rock added, its `SteeringObstacle` removed, placed where its shape is drawn
 /// once its transform is removed too, despawned) shows in the next step's
 /// index, and a step without one keeps what the index had.
 #[test]
 fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
     let mut app = headless_app(60.0, 1, SteeringSettings::default());
     app.world_mut()
-        .spawn((SteeringAgent, Position(Vec2::new(0.0, 500.0))));
+        .spawn((SteeringAgent, AgentPosition(Vec2::new(0.0, 500.0))));
     // Where a ray along +x from the origin first meets an obstacle.
     let ray = |app: &App| {
         let ray = level::Probe {
@@ -668,7 +667,10 @@ fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
         let index = app.world().resource::<ObstacleIndex>();
         index.first_hit(&ray).map(|hit| hit.at)
     };
-    let rock = (Obstacle::circle(10.0), Position(Vec2::new(100.0, 0.0)));
+    let rock = (
+        SteeringObstacle::circle(10.0),
+        AgentPosition(Vec2::new(100.0, 0.0)),
+    );
     let rock = app.world_mut().spawn(rock).id();
     let at = |x: f32| GlobalTransform::from_xyz(x, 0.0, 0.0);
     type Change = Box<dyn Fn(&mut World, Entity)>;
@@ -687,19 +689,27 @@ fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
         ("nothing", Box::new(|_, _| {}), Some(90.0)),
         (
             "moved",
-            Box::new(|w, e| w.get_mut::<Position>(e).unwrap().0.x = 200.0),
+            Box::new(|w, e| w.get_mut::<AgentPosition>(e).unwrap().0.x = 200.0),
             Some(190.0),
         ),
-        ("reshaped", insert(Obstacle::circle(20.0)), Some(180.0)),
-        // Its `Position` still places it.
+        (
+            "reshaped",
+            insert(SteeringObstacle::circle(20.0)),
+            Some(180.0),
+        ),
+        // Its `AgentPosition` still places it.
         ("given a transform", insert(at(300.0)), Some(180.0)),
-        ("its position removed", remove::<Position>(), Some(280.0)),
+        (
+            "its position removed",
+            remove::<AgentPosition>(),
+            Some(280.0),
+        ),
         ("moved by its transform", insert(at(400.0)), Some(380.0)),
         (
             "another added in front",
             // A wall placed where it is drawn (nothing else places it).
             Box::new(|w, _| {
-                w.spawn(Obstacle::wall(
+                w.spawn(SteeringObstacle::wall(
                     Vec2::new(50.0, -20.0),
                     Vec2::new(50.0, 20.0),
                 ));
@@ -710,10 +720,10 @@ fn every_change_to_an_obstacle_shows_in_the_next_steps_index() {
             "that one's obstacle removed",
             Box::new(|w, _| {
                 let front = w
-                    .query_filtered::<Entity, (With<Obstacle>, Without<GlobalTransform>)>()
+                    .query_filtered::<Entity, (With<SteeringObstacle>, Without<GlobalTransform>)>()
                     .single(w)
                     .unwrap();
-                w.entity_mut(front).remove::<Obstacle>();
+                w.entity_mut(front).remove::<SteeringObstacle>();
             }),
             Some(380.0),
         ),

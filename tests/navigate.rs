@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{NavigationRoute, NavigationSettings, Position};
+use bevy_reynolds::reynolds::defaults::UNITS_PER_METRE;
 use steering_lab::levels::{self, NamedLevel};
 use steering_lab::{BehaviorKind, Report, Scenario, headless_app, run_steps};
 
@@ -73,15 +73,15 @@ fn app_with(named: &NamedLevel, hz: f64) -> (App, Entity) {
     let mut app = headless_app(hz, 1, SteeringSettings::default());
     let world = app.world_mut();
     for (a, b) in &named.level.walls {
-        world.spawn((Obstacle::wall(*a, *b), Position(Vec2::ZERO)));
+        world.spawn((SteeringObstacle::wall(*a, *b), AgentPosition(Vec2::ZERO)));
     }
     for (c, r) in &named.level.circles {
-        world.spawn((Obstacle::circle(*r), Position(*c)));
+        world.spawn((SteeringObstacle::circle(*r), AgentPosition(*c)));
     }
     let agent = world
         .spawn((
             Navigate::to(named.goal),
-            Position(named.start),
+            AgentPosition(named.start),
             SteeringParams {
                 radius: BODY,
                 ..default()
@@ -125,7 +125,7 @@ fn a_wall_dropped_across_the_way_is_gone_round_and_its_gap_used_when_it_goes() {
         // On its way under the U, heading right, short of where the wall
         // comes.
         for _ in 0..(hz * 10.0) as u64 {
-            if app.world().get::<Position>(agent).unwrap().0.x > 100.0 {
+            if app.world().get::<AgentPosition>(agent).unwrap().0.x > 100.0 {
                 break;
             }
             run_steps(&mut app, 1, |_| {});
@@ -135,8 +135,8 @@ fn a_wall_dropped_across_the_way_is_gone_round_and_its_gap_used_when_it_goes() {
         let blocker = app
             .world_mut()
             .spawn((
-                Obstacle::wall(Vec2::new(250.0, -120.0), Vec2::new(250.0, -600.0)),
-                Position(Vec2::ZERO),
+                SteeringObstacle::wall(Vec2::new(250.0, -120.0), Vec2::new(250.0, -600.0)),
+                AgentPosition(Vec2::ZERO),
             ))
             .id();
         let blocked = |p: Vec2| p.x > 240.0 && p.x < 260.0 && p.y < -110.0;
@@ -153,7 +153,7 @@ fn a_wall_dropped_across_the_way_is_gone_round_and_its_gap_used_when_it_goes() {
         );
         let mut least = f32::INFINITY;
         run_steps(&mut app, (hz * 20.0) as u64, |world| {
-            let p = world.get::<Position>(agent).unwrap().0;
+            let p = world.get::<AgentPosition>(agent).unwrap().0;
             let wall = bevy_reynolds::reynolds::math::closest_on_segment(
                 p,
                 Vec2::new(250.0, -120.0),
@@ -165,7 +165,8 @@ fn a_wall_dropped_across_the_way_is_gone_round_and_its_gap_used_when_it_goes() {
         assert!(least >= 0.0, "at {hz} Hz: {least}");
         // The wall goes; sent back to the start, the route passes its place.
         app.world_mut().despawn(blocker);
-        app.world_mut().get_mut::<Navigate>(agent).unwrap().goal = Goal::Point(named.start);
+        app.world_mut().get_mut::<Navigate>(agent).unwrap().goal =
+            NavigationGoal::Point(named.start);
         run_steps(&mut app, steps_to_plan_again(hz), |_| {});
         let back = app.world().get::<NavigationRoute>(agent).unwrap().clone();
         assert!(
@@ -203,7 +204,7 @@ fn goals_out_of_reach_end_at_the_nearest_place_and_say_so() {
             .entity_mut(agent)
             .observe(|_: On<Unreachable>, mut ended: ResMut<Ended>| ended.unreachable += 1);
         run_steps(&mut app, (hz * 10.0) as u64, |_| {});
-        let p = app.world().get::<Position>(agent).unwrap().0;
+        let p = app.world().get::<AgentPosition>(agent).unwrap().0;
         assert_eq!(
             *app.world().get::<NavigationStatus>(agent).unwrap(),
             NavigationStatus::Unreachable
@@ -226,7 +227,7 @@ fn goals_out_of_reach_end_at_the_nearest_place_and_say_so() {
         };
         let (mut app, agent) = app_with(&rock, hz);
         run_steps(&mut app, (hz * 10.0) as u64, |_| {});
-        let p = app.world().get::<Position>(agent).unwrap().0;
+        let p = app.world().get::<AgentPosition>(agent).unwrap().0;
         assert_eq!(
             *app.world().get::<NavigationStatus>(agent).unwrap(),
             NavigationStatus::Arrived
@@ -271,10 +272,10 @@ fn two_hundred_agents_cross_the_office_both_ways_without_touching() {
         });
         let world = app.world_mut();
         for (a, b) in &named.level.walls {
-            world.spawn((Obstacle::wall(*a, *b), Position(Vec2::ZERO)));
+            world.spawn((SteeringObstacle::wall(*a, *b), AgentPosition(Vec2::ZERO)));
         }
         for (c, r) in &named.level.circles {
-            world.spawn((Obstacle::circle(*r), Position(*c)));
+            world.spawn((SteeringObstacle::circle(*r), AgentPosition(*c)));
         }
         let corners: [fn(Vec2) -> Vec2; 4] = [
             |s| s,
@@ -289,7 +290,7 @@ fn two_hundred_agents_cross_the_office_both_ways_without_touching() {
                 world
                     .spawn((
                         Navigate::to(far_corner - start),
-                        Position(start),
+                        AgentPosition(start),
                         SteeringParams {
                             radius: RADIUS,
                             ..default()
@@ -360,8 +361,11 @@ fn a_crowd_sent_both_ways_through_a_door_passes() {
             all.0.insert(arrived.entity);
         });
         let world = app.world_mut();
-        world.spawn(Obstacle::wall(Vec2::new(0.0, 28.0), Vec2::new(0.0, 400.0)));
-        world.spawn(Obstacle::wall(
+        world.spawn(SteeringObstacle::wall(
+            Vec2::new(0.0, 28.0),
+            Vec2::new(0.0, 400.0),
+        ));
+        world.spawn(SteeringObstacle::wall(
             Vec2::new(0.0, -28.0),
             Vec2::new(0.0, -400.0),
         ));
@@ -374,7 +378,11 @@ fn a_crowd_sent_both_ways_through_a_door_passes() {
             })
             .map(|(from, to)| {
                 world
-                    .spawn((Navigate::to(to), Position(from), AvoidAgents::default()))
+                    .spawn((
+                        Navigate::to(to),
+                        AgentPosition(from),
+                        AvoidAgents::default(),
+                    ))
                     .id()
             })
             .collect();
@@ -407,7 +415,7 @@ fn a_crowd_sent_both_ways_through_a_door_passes() {
 fn positions(world: &World, agents: &[Entity]) -> Vec<Vec2> {
     agents
         .iter()
-        .map(|a| world.get::<Position>(*a).unwrap().0)
+        .map(|a| world.get::<AgentPosition>(*a).unwrap().0)
         .collect()
 }
 
@@ -438,9 +446,13 @@ fn u_trap_on(ground: GroundPlane, unit: f32) -> (Vec<Vec2>, Option<u32>) {
         start: Vec2::new(-200.0, -60.0),
         ..levels::u_trap()
     };
-    let mut app = headless_app(60.0, 1, SteeringSettings::with_length_unit(unit));
+    let mut app = headless_app(
+        60.0,
+        1,
+        SteeringSettings::with_length_unit(unit * UNITS_PER_METRE),
+    );
     app.insert_resource(ground)
-        .insert_resource(SteeringLengthUnit(unit))
+        .insert_resource(SteeringLengthUnit(unit * UNITS_PER_METRE))
         .add_plugins(TransformPlugin);
     let place = move |p: Vec2, up: f32| match ground {
         GroundPlane::Xy => (p * unit).extend(up),
@@ -449,7 +461,7 @@ fn u_trap_on(ground: GroundPlane, unit: f32) -> (Vec<Vec2>, Option<u32>) {
     let world = app.world_mut();
     for (a, b) in &named.level.walls {
         world.spawn((
-            Obstacle::wall((*a - named.start) * unit, (*b - named.start) * unit),
+            SteeringObstacle::wall((*a - named.start) * unit, (*b - named.start) * unit),
             Transform::from_translation(place(named.start, 0.0)),
         ));
     }
@@ -467,7 +479,7 @@ fn u_trap_on(ground: GroundPlane, unit: f32) -> (Vec<Vec2>, Option<u32>) {
     run_steps(&mut app, 480, |world| {
         step += 1;
         if step % 6 == 0 {
-            trace.push(world.get::<Position>(agent).unwrap().0 / unit);
+            trace.push(world.get::<AgentPosition>(agent).unwrap().0 / unit);
         }
         if arrived.is_none()
             && *world.get::<NavigationStatus>(agent).unwrap() == NavigationStatus::Arrived
@@ -532,7 +544,10 @@ fn agents_sent_again_on_their_way_turn_and_arrive() {
             Vec2::new(30.0, 670.0),
         ];
         let world = app.world_mut();
-        world.spawn((Obstacle::polygon(corners), Position(Vec2::ZERO)));
+        world.spawn((
+            SteeringObstacle::polygon(corners),
+            AgentPosition(Vec2::ZERO),
+        ));
         // The level demo's rocks and inner wall.
         for (x, y, r) in [
             (500.0, 350.0, 60.0),
@@ -543,11 +558,11 @@ fn agents_sent_again_on_their_way_turn_and_arrive() {
             (620.0, 120.0, 25.0),
             (400.0, 600.0, 28.0),
         ] {
-            world.spawn((Obstacle::circle(r), Position(Vec2::new(x, y))));
+            world.spawn((SteeringObstacle::circle(r), AgentPosition(Vec2::new(x, y))));
         }
         world.spawn((
-            Obstacle::wall(Vec2::new(60.0, 330.0), Vec2::new(170.0, 330.0)),
-            Position(Vec2::ZERO),
+            SteeringObstacle::wall(Vec2::new(60.0, 330.0), Vec2::new(170.0, 330.0)),
+            AgentPosition(Vec2::ZERO),
         ));
         let agents: Vec<Entity> = (0..4)
             .map(|i| {
@@ -557,7 +572,7 @@ fn agents_sent_again_on_their_way_turn_and_arrive() {
                             910.0 - 25.0 * (i % 2) as f32,
                             610.0 - 25.0 * (i / 2) as f32,
                         )),
-                        Position(Vec2::new(60.0 + 30.0 * i as f32, 290.0)),
+                        AgentPosition(Vec2::new(60.0 + 30.0 * i as f32, 290.0)),
                         SteeringParams {
                             radius: 8.0,
                             ..default()
@@ -572,15 +587,15 @@ fn agents_sent_again_on_their_way_turn_and_arrive() {
         let back = Vec2::new(250.0, 100.0);
         for (i, agent) in agents.iter().enumerate() {
             let goal = back + Vec2::from_angle(i as f32 * 2.4) * 17.6 * (i as f32).sqrt();
-            app.world_mut().get_mut::<Navigate>(*agent).unwrap().goal = Goal::Point(goal);
+            app.world_mut().get_mut::<Navigate>(*agent).unwrap().goal = NavigationGoal::Point(goal);
         }
         let mut trace = Vec::new();
         run_steps(&mut app, (hz * 8.0) as u64, |world| {
-            trace.push(world.get::<Position>(agents[0]).unwrap().0);
+            trace.push(world.get::<AgentPosition>(agents[0]).unwrap().0);
         });
         for agent in &agents {
             let status = *app.world().get::<NavigationStatus>(*agent).unwrap();
-            let at = app.world().get::<Position>(*agent).unwrap().0;
+            let at = app.world().get::<AgentPosition>(*agent).unwrap().0;
             let route = app.world().get::<NavigationRoute>(*agent).unwrap();
             assert!(
                 at.distance(back) < 40.0,
@@ -615,9 +630,9 @@ fn an_agent_put_inside_a_rock_is_put_back_beside_it() {
         *app.world().get::<NavigationStatus>(agent).unwrap(),
         NavigationStatus::Following
     );
-    app.world_mut().get_mut::<Position>(agent).unwrap().0 = center + Vec2::new(0.0, 20.0);
+    app.world_mut().get_mut::<AgentPosition>(agent).unwrap().0 = center + Vec2::new(0.0, 20.0);
     run_steps(&mut app, 1, |_| {});
-    let p = app.world().get::<Position>(agent).unwrap().0;
+    let p = app.world().get::<AgentPosition>(agent).unwrap().0;
     assert!(p.distance(center) >= 50.0 + BODY - 0.5, "{p}");
 }
 
@@ -649,8 +664,10 @@ fn ordered_goal(i: usize, t: f32, drag: f32) -> Vec2 {
 /// written as `order` says: how far each walked.
 fn walked_under_orders(units: usize, order: Order, drag: f32, hz: f64) -> Vec<f32> {
     let mut app = headless_app(hz, 1, SteeringSettings::default());
-    app.world_mut()
-        .spawn((Obstacle::circle(60.0), Position(Vec2::new(200.0, 100.0))));
+    app.world_mut().spawn((
+        SteeringObstacle::circle(60.0),
+        AgentPosition(Vec2::new(200.0, 100.0)),
+    ));
     app.insert_resource(Dragged { drag, order });
     let write = |time: Res<Time>,
                  dragged: Res<Dragged>,
@@ -661,7 +678,7 @@ fn walked_under_orders(units: usize, order: Order, drag: f32, hz: f64) -> Vec<f3
             let goal = ordered_goal(unit.0, t, dragged.drag);
             match dragged.order {
                 Order::Once => {}
-                Order::InPlace => navigate.goal = Goal::Point(goal),
+                Order::InPlace => navigate.goal = NavigationGoal::Point(goal),
                 Order::ByInsert => {
                     commands.entity(entity).insert(Navigate::to(goal));
                 }
@@ -677,7 +694,7 @@ fn walked_under_orders(units: usize, order: Order, drag: f32, hz: f64) -> Vec<f3
                     Unit(i),
                     Navigate::to(ordered_goal(i, 0.0, drag)),
                     AvoidAgents::default(),
-                    Position(at),
+                    AgentPosition(at),
                     SteeringParams {
                         radius: 6.0,
                         ..default()
@@ -688,12 +705,12 @@ fn walked_under_orders(units: usize, order: Order, drag: f32, hz: f64) -> Vec<f3
         .collect();
     let mut last: Vec<Vec2> = agents
         .iter()
-        .map(|a| app.world().get::<Position>(*a).unwrap().0)
+        .map(|a| app.world().get::<AgentPosition>(*a).unwrap().0)
         .collect();
     let mut walked = vec![0.0; units];
     run_steps(&mut app, (hz * 3.0) as u64, |world| {
         for (k, agent) in agents.iter().enumerate() {
-            let p = world.get::<Position>(*agent).unwrap().0;
+            let p = world.get::<AgentPosition>(*agent).unwrap().0;
             walked[k] += p.distance(last[k]);
             last[k] = p;
         }
@@ -799,15 +816,15 @@ fn routes_are_paid_for_out_of_a_budget_of_search_work() {
         let world = app.world_mut();
         for k in 0..5 {
             world.spawn((
-                Obstacle::circle(40.0),
-                Position(Vec2::new(300.0, -400.0 + 200.0 * k as f32)),
+                SteeringObstacle::circle(40.0),
+                AgentPosition(Vec2::new(300.0, -400.0 + 200.0 * k as f32)),
             ));
         }
         let agents: Vec<Entity> = (0..100)
             .map(|i| {
                 let at = Vec2::new(0.0, -250.0 + 5.0 * i as f32);
                 world
-                    .spawn((Navigate::to(Vec2::new(600.0, 0.0)), Position(at)))
+                    .spawn((Navigate::to(Vec2::new(600.0, 0.0)), AgentPosition(at)))
                     .id()
             })
             .collect();
@@ -856,14 +873,16 @@ fn routes_are_paid_for_out_of_a_budget_of_search_work() {
 fn a_goal_dragged_a_little_mends_the_route_without_a_search() {
     for hz in RATES {
         let mut app = headless_app(hz, 1, SteeringSettings::default());
-        app.world_mut()
-            .spawn((Obstacle::circle(60.0), Position(Vec2::new(200.0, 100.0))));
+        app.world_mut().spawn((
+            SteeringObstacle::circle(60.0),
+            AgentPosition(Vec2::new(200.0, 100.0)),
+        ));
         let goal_at = |t: f32| Vec2::new(700.0, 30.0 * t);
         let agent = app
             .world_mut()
             .spawn((
                 Navigate::to(goal_at(0.0)),
-                Position(Vec2::new(-300.0, 0.0)),
+                AgentPosition(Vec2::new(-300.0, 0.0)),
                 SteeringParams {
                     radius: 6.0,
                     ..default()
@@ -874,7 +893,7 @@ fn a_goal_dragged_a_little_mends_the_route_without_a_search() {
             Update,
             move |time: Res<Time>, mut nav: Query<&mut Navigate>| {
                 if let Ok(mut navigate) = nav.get_mut(agent) {
-                    navigate.goal = Goal::Point(goal_at(time.elapsed_secs()));
+                    navigate.goal = NavigationGoal::Point(goal_at(time.elapsed_secs()));
                 }
             },
         );
@@ -882,7 +901,7 @@ fn a_goal_dragged_a_little_mends_the_route_without_a_search() {
         run_steps(&mut app, (hz * 3.0) as u64, |world| {
             let status = *world.get::<NavigationStatus>(agent).unwrap();
             let route = world.get::<NavigationRoute>(agent).unwrap();
-            let Goal::Point(goal) = world.get::<Navigate>(agent).unwrap().goal else {
+            let NavigationGoal::Point(goal) = world.get::<Navigate>(agent).unwrap().goal else {
                 unreachable!()
             };
             routed |= status == NavigationStatus::Following;

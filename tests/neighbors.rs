@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{GridAgent, Position, Velocity};
+use bevy_reynolds::reynolds::spatial::GridAgent;
 use proptest::prelude::*;
 use steering_lab::{headless_app, run_steps};
 
@@ -100,12 +100,16 @@ fn separation_pushes_close_still_agents_apart() {
             .into_iter()
             .map(|x| {
                 app.world_mut()
-                    .spawn((flocking, Behavior::Idle, Position::new(x, 350.0)))
+                    .spawn((
+                        flocking,
+                        SteeringBehavior::Idle,
+                        AgentPosition::new(x, 350.0),
+                    ))
                     .id()
             })
             .collect();
         run_steps(&mut app, 60, |_| {});
-        let p = |e: Entity| app.world().get::<Position>(e).unwrap().0;
+        let p = |e: Entity| app.world().get::<AgentPosition>(e).unwrap().0;
         p(pair[0]).distance(p(pair[1]))
     };
     let separated = apart_after_1_s(Flocking::separation_only());
@@ -133,21 +137,21 @@ fn flock_after_10_s(flocking: Flocking) -> (f32, f32) {
         let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
         app.world_mut().spawn((
             flocking,
-            Behavior::Blend(vec![Weighted::new(0.3, Behavior::Wander)]),
+            SteeringBehavior::Blend(vec![Weighted::new(0.3, SteeringBehavior::Wander)]),
             SteeringParams {
                 max_speed: 160.0,
                 ..default()
             },
-            Position(Vec2::new(
+            AgentPosition(Vec2::new(
                 rng.random_range(0.0..side),
                 rng.random_range(0.0..side),
             )),
-            Velocity(Vec2::from_angle(angle) * 100.0),
+            AgentVelocity(Vec2::from_angle(angle) * 100.0),
             WanderAngle(angle),
         ));
     }
     run_steps(&mut app, 600, |_| {});
-    let mut query = app.world_mut().query::<(&Position, &Velocity)>();
+    let mut query = app.world_mut().query::<(&AgentPosition, &AgentVelocity)>();
     let boids: Vec<(Vec2, Vec2)> = query.iter(app.world()).map(|(p, v)| (p.0, v.0)).collect();
     let grid = app.world().resource::<NeighborGrid>();
     let mean_speed = boids.iter().map(|(_, v)| v.length()).sum::<f32>() / 500.0;
@@ -187,13 +191,13 @@ fn a_flock_with_a_cruise_speed_keeps_flying_where_the_literal_rules_stall() {
 fn separated_arrivers_huddle_instead_of_piling_up() {
     let spread = |separate: bool| {
         let mut app = headless_app(60.0, 1, SteeringSettings::default());
-        let target = Target::Point(Vec2::new(500.0, 350.0));
+        let target = SteeringTarget::Point(Vec2::new(500.0, 350.0));
         let agents: Vec<Entity> = (0..6)
             .map(|i| {
                 let mut agent = app.world_mut().spawn((
                     SteeringAgent,
-                    Behavior::Arrive(target),
-                    Position::new(200.0 + 60.0 * i as f32, 100.0),
+                    SteeringBehavior::Arrive(target),
+                    AgentPosition::new(200.0 + 60.0 * i as f32, 100.0),
                 ));
                 if separate {
                     agent.insert(Flocking::separation_only());
@@ -204,7 +208,7 @@ fn separated_arrivers_huddle_instead_of_piling_up() {
         run_steps(&mut app, 600, |_| {});
         let positions: Vec<Vec2> = agents
             .iter()
-            .map(|e| app.world().get::<Position>(*e).unwrap().0)
+            .map(|e| app.world().get::<AgentPosition>(*e).unwrap().0)
             .collect();
         let mut closest = f32::MAX;
         for (i, p) in positions.iter().enumerate() {
@@ -287,9 +291,9 @@ fn flocking_by_cells_steers_as_flocking_one_by_one() {
                             max_speed: max_speed.unwrap_or(220.0),
                             ..default()
                         },
-                        Behavior::Idle,
-                        Position(pos),
-                        Velocity(vel),
+                        SteeringBehavior::Idle,
+                        AgentPosition(pos),
+                        AgentVelocity(vel),
                         SteeringForce::default(),
                     ))
                     .id()
@@ -348,9 +352,9 @@ fn flock_after_a_change(change: usize) {
         .collect();
     let spawn = |app: &mut App, (pos, vel): (Vec2, Vec2), flocks: bool| {
         let mut agent = app.world_mut().spawn((
-            Behavior::Idle,
-            Position(pos),
-            Velocity(vel),
+            SteeringBehavior::Idle,
+            AgentPosition(pos),
+            AgentVelocity(vel),
             SteeringForce::default(),
         ));
         if flocks {
@@ -398,8 +402,8 @@ fn flock_after_a_change(change: usize) {
     for (i, e) in agents {
         let world = changed.world();
         let now = (
-            world.get::<Position>(e).unwrap().0,
-            world.get::<Velocity>(e).unwrap().0,
+            world.get::<AgentPosition>(e).unwrap().0,
+            world.get::<AgentVelocity>(e).unwrap().0,
         );
         let twin = spawn(&mut fresh, now, before(i));
         if changes(i) {

@@ -3,11 +3,16 @@
 //! passes through a wall of colliders, and each collider is the obstacle
 //! one would make by hand, kept in step with it.
 
+// Two preludes with one name must not compile (see the last test).
+#![deny(ambiguous_glob_imports)]
+
 use avian2d::prelude::*;
 use bevy::prelude::*;
-use bevy_reynolds::physics::{ColliderObstacle, SteeringAvianPlugin, obstacles_of};
+use bevy_reynolds::physics::{ColliderObstacle, SteeringAvian2dPlugin, obstacles_of};
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{ObstacleIndex, Position as AgentPosition};
+
+mod support;
+
 use steering_lab::{headless_app, run_steps};
 
 const RATES: [f64; 2] = [60.0, 144.0];
@@ -20,7 +25,7 @@ fn physics_app(hz: f64) -> App {
     app.add_plugins((
         TransformPlugin,
         PhysicsPlugins::default(),
-        SteeringAvianPlugin,
+        SteeringAvian2dPlugin,
     ))
     .insert_resource(Gravity::ZERO);
     // What `App::run` does first: avian makes some of its resources here.
@@ -47,7 +52,7 @@ fn body(at: Vec2) -> impl Bundle {
 fn an_agent_alone_steers_as_it_does_without_physics() {
     for hz in RATES {
         let (start, goal) = (Vec2::new(-300.0, -50.0), Vec2::new(250.0, 120.0));
-        let behavior = Behavior::Arrive(Target::Point(goal));
+        let behavior = SteeringBehavior::Arrive(SteeringTarget::Point(goal));
         let mut plain = headless_app(hz, 1, SteeringSettings::default());
         let alone = plain
             .world_mut()
@@ -125,8 +130,8 @@ fn bodies_wandering_among_colliders_never_pass_through_a_wall() {
                 world
                     .spawn((
                         body(at),
-                        Behavior::Wander,
-                        Heading::from_angle(angle),
+                        SteeringBehavior::Wander,
+                        AgentHeading::from_angle(angle),
                         WanderAngle(angle),
                     ))
                     .id()
@@ -173,25 +178,29 @@ fn bodies_wandering_among_colliders_never_pass_through_a_wall() {
 fn each_collider_is_the_obstacle_made_by_hand() {
     let v = Vec2::new;
     let square = [v(-10.0, -5.0), v(10.0, -5.0), v(10.0, 5.0), v(-10.0, 5.0)];
-    let one = |obstacle: Obstacle| vec![(Vec2::ZERO, obstacle)];
+    let one = |obstacle: SteeringObstacle| vec![(Vec2::ZERO, obstacle)];
     assert_eq!(
         obstacles_of(&Collider::circle(7.0)).unwrap(),
-        vec![(Vec2::ZERO, Obstacle::circle(7.0))]
+        vec![(Vec2::ZERO, SteeringObstacle::circle(7.0))]
     );
     assert_eq!(
         obstacles_of(&Collider::rectangle(20.0, 10.0)).unwrap(),
-        one(Obstacle::polygon(square))
+        one(SteeringObstacle::polygon(square))
     );
     assert_eq!(
         obstacles_of(&Collider::segment(v(0.0, 0.0), v(30.0, 40.0))).unwrap(),
-        one(Obstacle::wall(v(0.0, 0.0), v(30.0, 40.0)))
+        one(SteeringObstacle::wall(v(0.0, 0.0), v(30.0, 40.0)))
     );
     assert_eq!(
         obstacles_of(&Collider::triangle(v(0.0, 0.0), v(30.0, 0.0), v(0.0, 40.0))).unwrap(),
-        one(Obstacle::polygon([v(0.0, 0.0), v(30.0, 0.0), v(0.0, 40.0)]))
+        one(SteeringObstacle::polygon([
+            v(0.0, 0.0),
+            v(30.0, 0.0),
+            v(0.0, 40.0)
+        ]))
     );
     let hull = Collider::convex_hull(square.to_vec()).unwrap();
-    let Obstacle::Polygon { points } = &obstacles_of(&hull).unwrap()[0].1 else {
+    let SteeringObstacle::Polygon { points } = &obstacles_of(&hull).unwrap()[0].1 else {
         panic!("a convex polygon is a polygon");
     };
     assert_eq!(points.len(), 4);
@@ -200,13 +209,20 @@ fn each_collider_is_the_obstacle_made_by_hand() {
     assert_eq!(
         obstacles_of(&Collider::polyline(zigzag, None)).unwrap(),
         vec![
-            (Vec2::ZERO, Obstacle::wall(v(0.0, 0.0), v(10.0, 10.0))),
-            (Vec2::ZERO, Obstacle::wall(v(10.0, 10.0), v(20.0, 0.0))),
+            (
+                Vec2::ZERO,
+                SteeringObstacle::wall(v(0.0, 0.0), v(10.0, 10.0))
+            ),
+            (
+                Vec2::ZERO,
+                SteeringObstacle::wall(v(10.0, 10.0), v(20.0, 0.0))
+            ),
         ]
     );
     // A capsule: the polygon round it, no point of it inside the capsule,
     // none farther out than a 40th of its radius.
-    let Obstacle::Polygon { points } = obstacles_of(&Collider::capsule(10.0, 40.0)).unwrap()[0]
+    let SteeringObstacle::Polygon { points } = obstacles_of(&Collider::capsule(10.0, 40.0))
+        .unwrap()[0]
         .1
         .clone()
     else {
@@ -228,8 +244,8 @@ fn each_collider_is_the_obstacle_made_by_hand() {
         ),
     ]);
     let parts = obstacles_of(&compound).unwrap();
-    assert_eq!(parts[0], (v(100.0, 0.0), Obstacle::circle(5.0)));
-    let Obstacle::Wall { a, b } = parts[1].1 else {
+    assert_eq!(parts[0], (v(100.0, 0.0), SteeringObstacle::circle(5.0)));
+    let SteeringObstacle::Wall { a, b } = parts[1].1 else {
         panic!("a segment is a wall");
     };
     assert!(
@@ -273,8 +289,10 @@ fn static_colliders_are_kept_in_the_level() {
     let mut hand = headless_app(60.0, 1, SteeringSettings::default());
     let corners = [(-20.0, -5.0), (20.0, -5.0), (20.0, 5.0), (-20.0, 5.0)]
         .map(|(x, y)| Vec2::new(100.0 - y, 50.0 + x));
-    hand.world_mut()
-        .spawn((Obstacle::polygon(corners), AgentPosition(Vec2::ZERO)));
+    hand.world_mut().spawn((
+        SteeringObstacle::polygon(corners),
+        AgentPosition(Vec2::ZERO),
+    ));
     run_steps(&mut hand, 2, |_| {});
     let made = shapes_near(app.world(), Vec2::ZERO);
     assert_eq!(made.len(), 4, "{made:?}");
@@ -344,9 +362,15 @@ fn a_scaled_collider_is_the_obstacle_of_its_scaled_shape() {
     let corners = [(-40.0, -10.0), (40.0, -10.0), (40.0, 10.0), (-40.0, 10.0)]
         .map(|(x, y)| Vec2::new(200.0 + x, y));
     for bundle in [
-        (Obstacle::circle(20.0), AgentPosition(Vec2::ZERO)),
-        (Obstacle::polygon(corners), AgentPosition(Vec2::ZERO)),
-        (Obstacle::circle(30.0), AgentPosition(Vec2::new(400.0, 0.0))),
+        (SteeringObstacle::circle(20.0), AgentPosition(Vec2::ZERO)),
+        (
+            SteeringObstacle::polygon(corners),
+            AgentPosition(Vec2::ZERO),
+        ),
+        (
+            SteeringObstacle::circle(30.0),
+            AgentPosition(Vec2::new(400.0, 0.0)),
+        ),
     ] {
         hand.world_mut().spawn(bundle);
     }
@@ -371,4 +395,79 @@ fn a_scaled_collider_is_the_obstacle_of_its_scaled_shape() {
             == 2,
         "{circles:?}"
     );
+}
+
+/// Every name of the plugin's prelude, beside the globs of Bevy's and
+/// avian2d's preludes: a name in two of them would be ambiguous, and this
+/// file would not compile.
+#[test]
+fn the_preludes_names_are_its_own_beside_bevys_and_avian2ds() {
+    support::assert_uses_the_whole_prelude(&support::used_names![
+        AgentHeading,
+        AgentPosition,
+        AgentPreviousPosition,
+        AgentTrail,
+        AgentVelocity,
+        Arrived,
+        AvoidAgents,
+        AvoidParams,
+        ColliderObstacle,
+        Combine,
+        Containment,
+        DesiredVelocity,
+        FlockParams,
+        Flocking,
+        FollowPath,
+        Formation,
+        FormationPlace,
+        FormationShape,
+        FormationState,
+        GroundPlane,
+        Hide,
+        IgnoreObstacles,
+        InFormation,
+        MeasuredVelocity,
+        MovingObstacle,
+        Navigate,
+        NavigationAreas,
+        NavigationGoal,
+        NavigationRoute,
+        NavigationSettings,
+        NavigationStatus,
+        NeighborGrid,
+        ObstacleHeights,
+        ObstacleIndex,
+        RadiusFromCollider,
+        RouteEnd,
+        Stalled,
+        SteeringAccumulator,
+        SteeringAgent,
+        SteeringAgentPlugin,
+        SteeringAvian2dPlugin,
+        SteeringAvian3dPlugin,
+        SteeringBehavior,
+        SteeringCrowdPlugin,
+        SteeringFlockingPlugin,
+        SteeringForce,
+        SteeringFormationPlugin,
+        SteeringLengthUnit,
+        SteeringLevelPlugin,
+        SteeringNavigationPlugin,
+        SteeringObstacle,
+        SteeringParams,
+        SteeringPath,
+        SteeringPlugins,
+        SteeringPriority,
+        SteeringSchedule,
+        SteeringSeed,
+        SteeringSettings,
+        SteeringSystems,
+        SteeringTarget,
+        TakeTurns,
+        Unreachable,
+        WanderAngle,
+        WanderRng,
+        Weighted,
+        Writeback,
+    ]);
 }

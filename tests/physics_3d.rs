@@ -4,11 +4,17 @@
 //! wall of colliders, and each collider's footprint is the obstacle one
 //! would make by hand, kept in step with it.
 
+// Two preludes with one name must not compile (see the last test).
+#![deny(ambiguous_glob_imports)]
+
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy_reynolds::physics::{ColliderObstacle, Footprints, ObstacleHeights, footprints_of};
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{ObstacleIndex, Position as AgentPosition};
+use bevy_reynolds::reynolds::defaults::UNITS_PER_METRE;
+
+mod support;
+
 use steering_lab::{empty_app_with_threads, run_steps};
 
 const RATES: [f64; 2] = [60.0, 144.0];
@@ -23,7 +29,7 @@ fn ground_app(hz: f64) -> App {
     app.add_plugins(
         SteeringPlugins::default()
             .with_ground(GroundPlane::Xz)
-            .with_length_unit(UNIT),
+            .with_length_unit(UNIT * UNITS_PER_METRE),
     );
     app
 }
@@ -69,7 +75,7 @@ fn body(at: Vec2) -> impl Bundle {
 fn an_agent_alone_on_the_floor_steers_as_it_does_without_physics() {
     for hz in RATES {
         let (start, goal) = (Vec2::new(-7.5, -1.25), Vec2::new(6.25, 3.0));
-        let behavior = Behavior::Arrive(Target::Point(goal));
+        let behavior = SteeringBehavior::Arrive(SteeringTarget::Point(goal));
         let mut plain = ground_app(hz);
         let alone = plain
             .world_mut()
@@ -170,8 +176,8 @@ fn bodies_wandering_among_colliders_never_pass_through_a_wall() {
                 world
                     .spawn((
                         body(*at),
-                        Behavior::Wander,
-                        Heading::from_angle(angle),
+                        SteeringBehavior::Wander,
+                        AgentHeading::from_angle(angle),
                         WanderAngle(angle),
                     ))
                     .id()
@@ -205,8 +211,8 @@ fn bodies_wandering_among_colliders_never_pass_through_a_wall() {
 }
 
 /// `collider`'s footprint where `at` puts it, in a metre world.
-fn footprint(collider: &Collider, at: Transform) -> Vec<(Vec2, Obstacle)> {
-    let heights = ObstacleHeights::scaled(UNIT);
+fn footprint(collider: &Collider, at: Transform) -> Vec<(Vec2, SteeringObstacle)> {
+    let heights = ObstacleHeights::with_length_unit(UNIT * UNITS_PER_METRE);
     footprints_of(
         collider,
         &GlobalTransform::from(at),
@@ -217,8 +223,8 @@ fn footprint(collider: &Collider, at: Transform) -> Vec<(Vec2, Obstacle)> {
 }
 
 /// The corners of a polygon footprint, sorted, rounded to 0.1 mm.
-fn corners(footprint: &[(Vec2, Obstacle)]) -> Vec<(i64, i64)> {
-    let [(at, Obstacle::Polygon { points })] = footprint else {
+fn corners(footprint: &[(Vec2, SteeringObstacle)]) -> Vec<(i64, i64)> {
+    let [(at, SteeringObstacle::Polygon { points })] = footprint else {
         panic!("not one polygon: {footprint:?}");
     };
     assert_eq!(*at, Vec2::ZERO);
@@ -245,7 +251,7 @@ fn each_colliders_footprint_is_the_obstacle_made_by_hand() {
     ] {
         assert_eq!(
             footprint(&collider, standing(4.0, 1.0, -2.0).with_rotation(quarter)),
-            [(Vec2::new(4.0, -2.0), Obstacle::circle(radius))],
+            [(Vec2::new(4.0, -2.0), SteeringObstacle::circle(radius))],
             "{collider:?}"
         );
     }
@@ -255,7 +261,7 @@ fn each_colliders_footprint_is_the_obstacle_made_by_hand() {
     let turned = footprint(&wall, standing(10.0, 1.0, 5.0).with_rotation(quarter));
     let by_hand = [(-0.25, -2.0), (0.25, -2.0), (0.25, 2.0), (-0.25, 2.0)]
         .map(|(x, z)| Vec2::new(10.0 + x, 5.0 + z));
-    let by_hand = [(Vec2::ZERO, Obstacle::polygon(by_hand))];
+    let by_hand = [(Vec2::ZERO, SteeringObstacle::polygon(by_hand))];
     assert_eq!(corners(&turned), corners(&by_hand));
     // A box tipped on its edge: its shadow, the hull of its corners.
     let tipped = footprint(
@@ -278,7 +284,8 @@ fn each_colliders_footprint_is_the_obstacle_made_by_hand() {
         Vec3::new(1.0, 0.0, 0.0),
         Vec3::new(0.0, 2.0, 0.0),
     );
-    let [(at, Obstacle::Wall { a, b })] = footprint(&sail, standing(0.0, 0.0, 3.0))[..] else {
+    let [(at, SteeringObstacle::Wall { a, b })] = footprint(&sail, standing(0.0, 0.0, 3.0))[..]
+    else {
         panic!("an upright triangle is a wall");
     };
     assert_eq!(at, Vec2::ZERO);
@@ -292,7 +299,7 @@ fn each_colliders_footprint_is_the_obstacle_made_by_hand() {
         &Collider::capsule(0.25, 3.0),
         standing(0.0, 0.25, 0.0).with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
     );
-    let [(_, Obstacle::Polygon { points })] = &log[..] else {
+    let [(_, SteeringObstacle::Polygon { points })] = &log[..] else {
         panic!("a lying capsule is a polygon: {log:?}");
     };
     for p in points {
@@ -324,10 +331,10 @@ fn each_colliders_footprint_is_the_obstacle_made_by_hand() {
     ]);
     assert_eq!(
         footprint(&kiosk, standing(10.0, 0.0, 0.0)),
-        [(Vec2::new(11.0, 1.0), Obstacle::circle(0.1))]
+        [(Vec2::new(11.0, 1.0), SteeringObstacle::circle(0.1))]
     );
     // No obstacle for a half-space (a floor to infinity).
-    let heights = ObstacleHeights::scaled(UNIT);
+    let heights = ObstacleHeights::with_length_unit(UNIT * UNITS_PER_METRE);
     let half_space = Collider::half_space(Vec3::Y);
     assert!(
         footprints_of(
@@ -421,4 +428,79 @@ fn static_colliders_are_kept_in_the_level() {
             .get::<Footprints>(wall)
             .is_none_or(|f| f.iter().next().is_none())
     );
+}
+
+/// Every name of the plugin's prelude, beside the globs of Bevy's and
+/// avian3d's preludes: a name in two of them would be ambiguous, and this
+/// file would not compile.
+#[test]
+fn the_preludes_names_are_its_own_beside_bevys_and_avian3ds() {
+    support::assert_uses_the_whole_prelude(&support::used_names![
+        AgentHeading,
+        AgentPosition,
+        AgentPreviousPosition,
+        AgentTrail,
+        AgentVelocity,
+        Arrived,
+        AvoidAgents,
+        AvoidParams,
+        ColliderObstacle,
+        Combine,
+        Containment,
+        DesiredVelocity,
+        FlockParams,
+        Flocking,
+        FollowPath,
+        Formation,
+        FormationPlace,
+        FormationShape,
+        FormationState,
+        GroundPlane,
+        Hide,
+        IgnoreObstacles,
+        InFormation,
+        MeasuredVelocity,
+        MovingObstacle,
+        Navigate,
+        NavigationAreas,
+        NavigationGoal,
+        NavigationRoute,
+        NavigationSettings,
+        NavigationStatus,
+        NeighborGrid,
+        ObstacleHeights,
+        ObstacleIndex,
+        RadiusFromCollider,
+        RouteEnd,
+        Stalled,
+        SteeringAccumulator,
+        SteeringAgent,
+        SteeringAgentPlugin,
+        SteeringAvian2dPlugin,
+        SteeringAvian3dPlugin,
+        SteeringBehavior,
+        SteeringCrowdPlugin,
+        SteeringFlockingPlugin,
+        SteeringForce,
+        SteeringFormationPlugin,
+        SteeringLengthUnit,
+        SteeringLevelPlugin,
+        SteeringNavigationPlugin,
+        SteeringObstacle,
+        SteeringParams,
+        SteeringPath,
+        SteeringPlugins,
+        SteeringPriority,
+        SteeringSchedule,
+        SteeringSeed,
+        SteeringSettings,
+        SteeringSystems,
+        SteeringTarget,
+        TakeTurns,
+        Unreachable,
+        WanderAngle,
+        WanderRng,
+        Weighted,
+        Writeback,
+    ]);
 }

@@ -6,7 +6,6 @@
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::{behaviors, combine, model, wander};
-use bevy_reynolds::{Position, Velocity};
 use steering_lab::{BehaviorKind, Scenario, headless_app, headless_app_with_threads, run_steps};
 
 const DT: f32 = 1.0 / 60.0;
@@ -19,7 +18,7 @@ fn app() -> App {
 #[derive(Component, Clone, Copy)]
 struct Push {
     force: Vec2,
-    priority: Priority,
+    priority: SteeringPriority,
     on: bool,
 }
 
@@ -47,7 +46,7 @@ fn seeker(app: &mut App, combine: Combine, push: Push) -> Entity {
     app.world_mut()
         .spawn((
             SteeringAgent,
-            Behavior::Seek(Target::Point(Vec2::new(10_000.0, 0.0))),
+            SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(10_000.0, 0.0))),
             SteeringParams {
                 combine,
                 ..default()
@@ -70,7 +69,7 @@ fn a_games_own_behavior_joins_the_same_capped_sum() {
             combine,
             Push {
                 force: up,
-                priority: Priority::Normal,
+                priority: SteeringPriority::Normal,
                 on: true,
             },
         );
@@ -79,7 +78,7 @@ fn a_games_own_behavior_joins_the_same_capped_sum() {
         let force = get::<SteeringForce>(&app, agent).0;
         assert!((force - (SEEK_FORCE + up)).length() < 1e-2, "{force}");
         // ...and the sum is capped once, at 380 px/s², in its direction.
-        let vel = get::<Velocity>(&app, agent).0;
+        let vel = get::<AgentVelocity>(&app, agent).0;
         let expected = (SEEK_FORCE + up).normalize() * 380.0 * DT;
         assert!((vel - expected).length() < 1e-3, "{vel} vs {expected}");
     }
@@ -94,7 +93,7 @@ fn priority_gives_the_first_group_that_asks_and_else_the_rest() {
         Combine::priority(),
         Push {
             force: wall,
-            priority: Priority::Critical,
+            priority: SteeringPriority::Critical,
             on: true,
         },
     );
@@ -102,11 +101,11 @@ fn priority_gives_the_first_group_that_asks_and_else_the_rest() {
     // even though it is far weaker.
     run_steps(&mut app, 1, |_| {});
     assert_eq!(get::<SteeringForce>(&app, agent).0, wall);
-    let vel = get::<Velocity>(&app, agent).0;
+    let vel = get::<AgentVelocity>(&app, agent).0;
     assert!((vel - wall * DT).length() < 1e-5, "{vel}");
     // It asks for nothing: the rest is the output, exactly the seeker's.
     app.world_mut().get_mut::<Push>(agent).unwrap().on = false;
-    let pos = get::<Position>(&app, agent).0;
+    let pos = get::<AgentPosition>(&app, agent).0;
     run_steps(&mut app, 1, |_| {});
     let desired = behaviors::seek(pos, Vec2::new(10_000.0, 0.0), 220.0);
     let seek = model::steering(desired, vel, 0.15);
@@ -118,7 +117,7 @@ fn priority_gives_the_first_group_that_asks_and_else_the_rest() {
         Combine::Weighted,
         Push {
             force: wall,
-            priority: Priority::Critical,
+            priority: SteeringPriority::Critical,
             on: true,
         },
     );
@@ -137,24 +136,28 @@ fn the_applied_force_never_exceeds_the_max_force_in_either_combination() {
             combine,
             Push {
                 force: Vec2::ZERO,
-                priority: Priority::Critical,
+                priority: SteeringPriority::Critical,
                 on: true,
             },
         );
-        let mut previous = get::<Velocity>(&app, agent).0;
+        let mut previous = get::<AgentVelocity>(&app, agent).0;
         for step in 0..300 {
             let force = Vec2::new(
                 rng.random_range(-3000.0..3000.0),
                 rng.random_range(-3000.0..3000.0),
             );
-            let priority = [Priority::Critical, Priority::Normal, Priority::Low][step % 3];
+            let priority = [
+                SteeringPriority::Critical,
+                SteeringPriority::Normal,
+                SteeringPriority::Low,
+            ][step % 3];
             *app.world_mut().get_mut::<Push>(agent).unwrap() = Push {
                 force,
                 priority,
                 on: step % 5 != 0,
             };
             run_steps(&mut app, 1, |_| {});
-            let vel = get::<Velocity>(&app, agent).0;
+            let vel = get::<AgentVelocity>(&app, agent).0;
             let accel = (vel - previous).length() / DT;
             assert!(accel <= 380.0 * (1.0 + 1e-4), "step {step}: {accel} px/s²");
             previous = vel;
@@ -170,8 +173,8 @@ struct KeepOut;
 fn keep_out(
     mut agents: Query<
         (
-            &Position,
-            &Velocity,
+            &AgentPosition,
+            &AgentVelocity,
             &SteeringParams,
             &mut SteeringAccumulator,
         ),
@@ -182,7 +185,7 @@ fn keep_out(
         if pos.y < 100.0 {
             let desired = Vec2::new(vel.x, params.max_speed);
             steering.add_desired(
-                Priority::Critical,
+                SteeringPriority::Critical,
                 1.0,
                 desired,
                 vel.0,
@@ -208,16 +211,16 @@ fn lowest_point(combine: Combine) -> f32 {
     let agents: Vec<Entity> = (0..20)
         .map(|i| {
             let x = i as f32 * 40.0;
-            let goal = Target::Point(Vec2::new(x + 100.0, -400.0));
+            let goal = SteeringTarget::Point(Vec2::new(x + 100.0, -400.0));
             app.world_mut()
                 .spawn((
                     SteeringAgent,
                     KeepOut,
-                    Behavior::Blend(vec![
-                        Weighted::new(1.0, Behavior::Seek(goal)),
-                        Weighted::new(1.0, Behavior::Pursue(goal)),
+                    SteeringBehavior::Blend(vec![
+                        Weighted::new(1.0, SteeringBehavior::Seek(goal)),
+                        Weighted::new(1.0, SteeringBehavior::Pursue(goal)),
                     ]),
-                    Position::new(x, 300.0),
+                    AgentPosition::new(x, 300.0),
                 ))
                 .id()
         })
@@ -225,7 +228,7 @@ fn lowest_point(combine: Combine) -> f32 {
     let mut lowest = f32::INFINITY;
     run_steps(&mut app, 600, |world| {
         for agent in &agents {
-            lowest = lowest.min(world.get::<Position>(*agent).unwrap().y);
+            lowest = lowest.min(world.get::<AgentPosition>(*agent).unwrap().y);
         }
     });
     lowest
@@ -309,8 +312,8 @@ fn separation_reaches_as_far_as_the_gap_between_the_bodies() {
                 app.world_mut()
                     .spawn((
                         Flocking::separation_only(),
-                        Behavior::Idle,
-                        Position::new(x, 350.0),
+                        SteeringBehavior::Idle,
+                        AgentPosition::new(x, 350.0),
                         SteeringParams {
                             radius,
                             ..default()
@@ -328,7 +331,7 @@ fn separation_reaches_as_far_as_the_gap_between_the_bodies() {
             if pushed {
                 farthest = Some(farthest.unwrap_or(0.0).max(distance));
             }
-            let p = |e: Entity| world.get::<Position>(e).unwrap().0;
+            let p = |e: Entity| world.get::<AgentPosition>(e).unwrap().0;
             distance = p(pair[0]).distance(p(pair[1]));
         });
         farthest
@@ -451,13 +454,13 @@ fn outside_the_fixed_loop_transforms_are_written_in_the_same_frame() {
         .world_mut()
         .spawn((
             SteeringAgent,
-            Behavior::Idle,
-            Velocity(Vec2::new(60.0, 0.0)),
+            SteeringBehavior::Idle,
+            AgentVelocity(Vec2::new(60.0, 0.0)),
         ))
         .id();
     for _ in 0..5 {
         app.update();
-        let pos = get::<Position>(&app, agent).0;
+        let pos = get::<AgentPosition>(&app, agent).0;
         let drawn = get::<Transform>(&app, agent).translation.truncate();
         assert_eq!(drawn, pos, "the transform lags the simulation");
     }
@@ -517,23 +520,23 @@ fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
             let still = i % 11 == 0;
             let agent = app.world_mut().spawn((
                 SteeringAgent,
-                Position(Vec2::new(
+                AgentPosition(Vec2::new(
                     100.0 + (f * 7.3) % 800.0,
                     100.0 + (f * 3.1) % 500.0,
                 )),
-                Velocity(if still {
+                AgentVelocity(if still {
                     Vec2::ZERO
                 } else {
                     Vec2::from_angle(f * 0.1) * (f % 230.0)
                 }),
-                Heading(Dir2::new(Vec2::from_angle(f * 0.37)).unwrap()),
+                AgentHeading(Dir2::new(Vec2::from_angle(f * 0.37)).unwrap()),
                 Push {
                     force: if still {
                         Vec2::ZERO
                     } else {
                         Vec2::from_angle(f * 0.7) * (f % 500.0)
                     },
-                    priority: Priority::Normal,
+                    priority: SteeringPriority::Normal,
                     on: true,
                 },
             ));
@@ -554,10 +557,10 @@ fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
         .map(|&e| {
             let agent = app.world().entity(e);
             (
-                agent.get::<Position>().unwrap().0,
-                agent.get::<Velocity>().unwrap().0,
-                agent.get::<Heading>().unwrap().0,
-                agent.get_change_ticks::<Heading>().unwrap().changed,
+                agent.get::<AgentPosition>().unwrap().0,
+                agent.get::<AgentVelocity>().unwrap().0,
+                agent.get::<AgentHeading>().unwrap().0,
+                agent.get_change_ticks::<AgentHeading>().unwrap().changed,
             )
         })
         .collect();
@@ -580,21 +583,21 @@ fn every_agent_of_every_table_steps_as_the_model_steps_it_alone() {
             dt,
         );
         assert_eq!(
-            bits(agent.get::<Position>().unwrap().0),
+            bits(agent.get::<AgentPosition>().unwrap().0),
             bits(next.pos),
             "agent {i} position"
         );
         assert_eq!(
-            bits(agent.get::<Velocity>().unwrap().0),
+            bits(agent.get::<AgentVelocity>().unwrap().0),
             bits(next.vel),
             "agent {i} velocity"
         );
         assert_eq!(
-            bits(agent.get::<Heading>().unwrap().0.as_vec2()),
+            bits(agent.get::<AgentHeading>().unwrap().0.as_vec2()),
             bits(facing),
             "agent {i} heading"
         );
-        let turned = agent.get_change_ticks::<Heading>().unwrap().changed != changed;
+        let turned = agent.get_change_ticks::<AgentHeading>().unwrap().changed != changed;
         assert_eq!(
             turned,
             facing != heading.as_vec2(),
@@ -615,26 +618,26 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
     let mover = app
         .world_mut()
         .spawn((
-            Position(Vec2::new(300.0, 200.0)),
-            Velocity(Vec2::new(90.0, -40.0)),
+            AgentPosition(Vec2::new(300.0, 200.0)),
+            AgentVelocity(Vec2::new(90.0, -40.0)),
         ))
         .id();
     let behavior = |i: usize| match i % 9 {
-        0 => Behavior::Seek(Target::Point(point)),
-        1 => Behavior::Arrive(Target::Point(point)),
-        2 => Behavior::Flee(Target::Point(point)),
-        3 => Behavior::Pursue(Target::Entity(mover)),
-        4 => Behavior::Evade(Target::Entity(mover)),
-        5 => Behavior::Wander,
-        6 => Behavior::Graze(Target::Point(point)),
-        7 => Behavior::Blend(vec![
-            Weighted::new(0.5, Behavior::Wander),
+        0 => SteeringBehavior::Seek(SteeringTarget::Point(point)),
+        1 => SteeringBehavior::Arrive(SteeringTarget::Point(point)),
+        2 => SteeringBehavior::Flee(SteeringTarget::Point(point)),
+        3 => SteeringBehavior::Pursue(SteeringTarget::Entity(mover)),
+        4 => SteeringBehavior::Evade(SteeringTarget::Entity(mover)),
+        5 => SteeringBehavior::Wander,
+        6 => SteeringBehavior::Graze(SteeringTarget::Point(point)),
+        7 => SteeringBehavior::Blend(vec![
+            Weighted::new(0.5, SteeringBehavior::Wander),
             Weighted {
-                priority: Priority::Critical,
-                ..Weighted::new(2.0, Behavior::Seek(Target::Entity(mover)))
+                priority: SteeringPriority::Critical,
+                ..Weighted::new(2.0, SteeringBehavior::Seek(SteeringTarget::Entity(mover)))
             },
         ]),
-        _ => Behavior::Idle,
+        _ => SteeringBehavior::Idle,
     };
     // Past the 1,024 agents from which a pass splits between threads.
     let n = 3001;
@@ -644,11 +647,11 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
             let agent = app.world_mut().spawn((
                 SteeringAgent,
                 behavior(i),
-                Position(Vec2::new(
+                AgentPosition(Vec2::new(
                     100.0 + (f * 7.3) % 800.0,
                     100.0 + (f * 3.1) % 500.0,
                 )),
-                Velocity(Vec2::from_angle(f * 0.1) * (f % 230.0)),
+                AgentVelocity(Vec2::from_angle(f * 0.1) * (f % 230.0)),
             ));
             spread_over_tables(
                 agent,
@@ -668,8 +671,8 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
             let agent = app.world().entity(e);
             (
                 model::Kinematics {
-                    pos: agent.get::<Position>().unwrap().0,
-                    vel: agent.get::<Velocity>().unwrap().0,
+                    pos: agent.get::<AgentPosition>().unwrap().0,
+                    vel: agent.get::<AgentVelocity>().unwrap().0,
                 },
                 agent.get_change_ticks::<WanderAngle>().unwrap().changed,
                 agent.get_change_ticks::<WanderRng>().unwrap().changed,
@@ -690,26 +693,26 @@ fn every_agent_of_every_table_asks_what_the_model_asks_for_it_alone() {
         let mut expected = combine::PriorityGroups::default();
         let mut wanders = false;
         agent
-            .get::<Behavior>()
+            .get::<SteeringBehavior>()
             .unwrap()
             .for_each_part(params.graze_flee_weight, |part| {
-                let at = |target: Target| match target {
-                    Target::Point(p) => (p, Vec2::ZERO),
-                    Target::Entity(_) => (mover_pos, mover_vel),
+                let at = |target: SteeringTarget| match target {
+                    SteeringTarget::Point(p) => (p, Vec2::ZERO),
+                    SteeringTarget::Entity(_) => (mover_pos, mover_vel),
                 };
                 let desired = match *part.behavior {
-                    Behavior::Seek(t) => behaviors::seek(pos, at(t).0, max),
-                    Behavior::Arrive(t) => {
+                    SteeringBehavior::Seek(t) => behaviors::seek(pos, at(t).0, max),
+                    SteeringBehavior::Arrive(t) => {
                         behaviors::arrive(pos, at(t).0, max, params.slowing_radius)
                     }
-                    Behavior::Flee(t) => {
+                    SteeringBehavior::Flee(t) => {
                         behaviors::flee(pos, vel, at(t).0, max, params.panic_radius)
                     }
-                    Behavior::Pursue(t) => behaviors::pursue(pos, at(t).0, at(t).1, max),
-                    Behavior::Evade(t) => {
+                    SteeringBehavior::Pursue(t) => behaviors::pursue(pos, at(t).0, at(t).1, max),
+                    SteeringBehavior::Evade(t) => {
                         behaviors::evade(pos, vel, at(t).0, at(t).1, max, params.panic_radius)
                     }
-                    Behavior::Wander => {
+                    SteeringBehavior::Wander => {
                         wanders = true;
                         wander::wander(angle, max)
                     }
@@ -755,15 +758,15 @@ fn agents_step_once_a_step_on_either_side_of_the_count_that_goes_parallel() {
         let run = |threads| {
             let mut app = steering_lab::bench::critters_mix_app(agents, 3, Some(threads));
             if rock {
-                let far = Position(Vec2::new(-5000.0, -5000.0));
-                app.world_mut().spawn((Obstacle::circle(10.0), far));
+                let far = AgentPosition(Vec2::new(-5000.0, -5000.0));
+                app.world_mut().spawn((SteeringObstacle::circle(10.0), far));
             }
             let velocity = Vec2::new(50.0, 20.0);
             let coaster = (
                 SteeringAgent,
-                Behavior::Idle,
-                Position(Vec2::ZERO),
-                Velocity(velocity),
+                SteeringBehavior::Idle,
+                AgentPosition(Vec2::ZERO),
+                AgentVelocity(velocity),
             );
             let coaster = app.world_mut().spawn(coaster).id();
             let mut hashes = Vec::new();
@@ -774,7 +777,7 @@ fn agents_step_once_a_step_on_either_side_of_the_count_that_goes_parallel() {
                     extra = (0..100)
                         .map(|i| {
                             let p = Vec2::new(10.0 * i as f32, 350.0);
-                            let agent = (SteeringAgent, Behavior::Wander, Position(p));
+                            let agent = (SteeringAgent, SteeringBehavior::Wander, AgentPosition(p));
                             app.world_mut().spawn(agent).id()
                         })
                         .collect();
@@ -783,9 +786,9 @@ fn agents_step_once_a_step_on_either_side_of_the_count_that_goes_parallel() {
                         app.world_mut().despawn(agent);
                     }
                 }
-                let before = get::<Position>(&app, coaster).0;
+                let before = get::<AgentPosition>(&app, coaster).0;
                 run_steps(&mut app, 1, |_| {});
-                let moved = get::<Position>(&app, coaster).0 - before;
+                let moved = get::<AgentPosition>(&app, coaster).0 - before;
                 assert!(
                     moved.abs_diff_eq(velocity * DT, 1e-4),
                     "{agents} agents, {threads} threads, step {step}: the coasting agent \

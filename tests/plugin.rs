@@ -3,7 +3,6 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{Position, Velocity};
 use steering_lab::{headless_app, run_steps};
 
 fn app() -> App {
@@ -14,9 +13,9 @@ fn app() -> App {
 /// them, are finite; false if there is no agent at all.
 fn every_agent_is_finite(app: &mut App) -> bool {
     let mut query = app.world_mut().query::<(
-        &Position,
-        &Velocity,
-        &Heading,
+        &AgentPosition,
+        &AgentVelocity,
+        &AgentHeading,
         Option<&DesiredVelocity>,
         Option<&SteeringForce>,
         &Transform,
@@ -33,29 +32,32 @@ fn every_agent_is_finite(app: &mut App) -> bool {
         })
 }
 
-fn spawn_one_of_each(world: &mut World, target: Target) {
+fn spawn_one_of_each(world: &mut World, target: SteeringTarget) {
     // A rock beside them, so the nonsense reaches avoidance too.
-    world.spawn((Obstacle::circle(30.0), Position::new(330.0, 200.0)));
+    world.spawn((
+        SteeringObstacle::circle(30.0),
+        AgentPosition::new(330.0, 200.0),
+    ));
     for behavior in [
-        Behavior::Idle,
-        Behavior::Seek(target),
-        Behavior::Arrive(target),
-        Behavior::Flee(target),
-        Behavior::Pursue(target),
-        Behavior::Evade(target),
-        Behavior::Wander,
-        Behavior::Graze(target),
-        Behavior::Blend(vec![
-            Weighted::new(f32::NAN, Behavior::Seek(target)),
-            Weighted::new(-2.0, Behavior::Wander),
-            Weighted::new(0.5, Behavior::Arrive(target)),
+        SteeringBehavior::Idle,
+        SteeringBehavior::Seek(target),
+        SteeringBehavior::Arrive(target),
+        SteeringBehavior::Flee(target),
+        SteeringBehavior::Pursue(target),
+        SteeringBehavior::Evade(target),
+        SteeringBehavior::Wander,
+        SteeringBehavior::Graze(target),
+        SteeringBehavior::Blend(vec![
+            Weighted::new(f32::NAN, SteeringBehavior::Seek(target)),
+            Weighted::new(-2.0, SteeringBehavior::Wander),
+            Weighted::new(0.5, SteeringBehavior::Arrive(target)),
         ]),
     ] {
         world.spawn((
             SteeringAgent,
             behavior,
-            Position::new(300.0, 200.0),
-            Trail::default(),
+            AgentPosition::new(300.0, 200.0),
+            AgentTrail::default(),
             SteeringForce::default(),
             DesiredVelocity::default(),
         ));
@@ -95,7 +97,10 @@ fn nonsense_settings_never_panic_or_spread_nan() {
         };
         assert!(!settings.problems().is_empty(), "{value} is reported");
         let mut app = headless_app(60.0, 1, settings);
-        spawn_one_of_each(app.world_mut(), Target::Point(Vec2::new(500.0, 350.0)));
+        spawn_one_of_each(
+            app.world_mut(),
+            SteeringTarget::Point(Vec2::new(500.0, 350.0)),
+        );
         run_steps(&mut app, 120, |_| {});
         assert!(
             every_agent_is_finite(&mut app),
@@ -108,22 +113,22 @@ fn nonsense_settings_never_panic_or_spread_nan() {
 fn nonsense_overrides_and_positions_never_spread_nan() {
     let mut app = app();
     let world = app.world_mut();
-    let target = Target::Point(Vec2::new(f32::NAN, 1.0));
+    let target = SteeringTarget::Point(Vec2::new(f32::NAN, 1.0));
     for value in [0.0, -3.0, f32::NAN, f32::INFINITY] {
         let overrides = every_parameter(value);
         assert!(!overrides.problems("SteeringParams").is_empty());
         world.spawn((
             SteeringAgent,
-            Behavior::Seek(target),
+            SteeringBehavior::Seek(target),
             overrides,
             SteeringForce::default(),
             DesiredVelocity::default(),
         ));
         world.spawn((
             SteeringAgent,
-            Behavior::Graze(Target::Point(Vec2::ZERO)),
-            Position(Vec2::new(value, value)),
-            Velocity(Vec2::new(value, -value)),
+            SteeringBehavior::Graze(SteeringTarget::Point(Vec2::ZERO)),
+            AgentPosition(Vec2::new(value, value)),
+            AgentVelocity(Vec2::new(value, -value)),
             overrides,
         ));
     }
@@ -135,21 +140,21 @@ fn nonsense_overrides_and_positions_never_spread_nan() {
 fn a_despawned_target_asks_for_no_steering() {
     let mut app = app();
     let world = app.world_mut();
-    let mouse = world.spawn(Position::new(500.0, 350.0)).id();
+    let mouse = world.spawn(AgentPosition::new(500.0, 350.0)).id();
     let seeker = world
         .spawn((
             SteeringAgent,
-            Behavior::Seek(Target::Entity(mouse)),
-            Position::new(100.0, 350.0),
+            SteeringBehavior::Seek(SteeringTarget::Entity(mouse)),
+            AgentPosition::new(100.0, 350.0),
             SteeringForce::default(),
         ))
         .id();
     run_steps(&mut app, 30, |_| {});
-    let moving = app.world().get::<Velocity>(seeker).unwrap().0;
+    let moving = app.world().get::<AgentVelocity>(seeker).unwrap().0;
     assert!(moving.x > 100.0, "it seeks the entity: {moving}");
     app.world_mut().despawn(mouse);
     run_steps(&mut app, 30, |_| {});
-    let coasting = app.world().get::<Velocity>(seeker).unwrap().0;
+    let coasting = app.world().get::<AgentVelocity>(seeker).unwrap().0;
     assert!(coasting.is_finite());
     assert_eq!(
         app.world().get::<SteeringForce>(seeker).unwrap().0,
@@ -161,12 +166,15 @@ fn a_despawned_target_asks_for_no_steering() {
 #[test]
 fn paused_time_moves_nothing() {
     let mut app = app();
-    spawn_one_of_each(app.world_mut(), Target::Point(Vec2::new(500.0, 350.0)));
+    spawn_one_of_each(
+        app.world_mut(),
+        SteeringTarget::Point(Vec2::new(500.0, 350.0)),
+    );
     run_steps(&mut app, 10, |_| {});
     let snapshot = |app: &mut App| {
         let mut q = app
             .world_mut()
-            .query::<(&Position, &Velocity, &WanderAngle)>();
+            .query::<(&AgentPosition, &AgentVelocity, &WanderAngle)>();
         q.iter(app.world())
             .map(|(p, v, a)| (p.0, v.0, a.0))
             .collect::<Vec<_>>()
@@ -183,12 +191,14 @@ fn paused_time_moves_nothing() {
 fn an_override_replaces_the_global_value_for_that_agent_only() {
     let mut app = app();
     let world = app.world_mut();
-    let goal = Target::Point(Vec2::new(10_000.0, 0.0));
-    let quick = world.spawn((SteeringAgent, Behavior::Seek(goal))).id();
+    let goal = SteeringTarget::Point(Vec2::new(10_000.0, 0.0));
+    let quick = world
+        .spawn((SteeringAgent, SteeringBehavior::Seek(goal)))
+        .id();
     let slow = world
         .spawn((
             SteeringAgent,
-            Behavior::Seek(goal),
+            SteeringBehavior::Seek(goal),
             SteeringParams {
                 max_speed: 50.0,
                 ..default()
@@ -196,7 +206,7 @@ fn an_override_replaces_the_global_value_for_that_agent_only() {
         ))
         .id();
     run_steps(&mut app, 120, |_| {});
-    let speed = |e| app.world().get::<Velocity>(e).unwrap().length();
+    let speed = |e| app.world().get::<AgentVelocity>(e).unwrap().length();
     assert!((speed(quick) - 220.0).abs() < 0.01);
     assert!((speed(slow) - 50.0).abs() < 0.01);
 }
@@ -208,21 +218,21 @@ fn trails_sample_every_005_s_and_keep_30_places() {
         .world_mut()
         .spawn((
             SteeringAgent,
-            Behavior::Wander,
-            Position::new(500.0, 350.0),
-            Trail::default(),
+            SteeringBehavior::Wander,
+            AgentPosition::new(500.0, 350.0),
+            AgentTrail::default(),
         ))
         .id();
     // 0.5 s at 60 Hz: a sample every 3 steps.
     run_steps(&mut app, 30, |_| {});
-    let len = app.world().get::<Trail>(agent).unwrap().points.len();
+    let len = app.world().get::<AgentTrail>(agent).unwrap().points.len();
     assert!((9..=10).contains(&len), "{len} samples in 0.5 s");
     run_steps(&mut app, 300, |_| {});
-    let trail = app.world().get::<Trail>(agent).unwrap();
+    let trail = app.world().get::<AgentTrail>(agent).unwrap();
     assert_eq!(trail.points.len(), 30);
     assert_eq!(
         *trail.points.back().unwrap(),
-        app.world().get::<Position>(agent).unwrap().0
+        app.world().get::<AgentPosition>(agent).unwrap().0
     );
 }
 
@@ -231,11 +241,11 @@ fn a_measured_velocity_follows_an_entity_moved_by_other_code() {
     let mut app = app();
     let mouse = app
         .world_mut()
-        .spawn((Position::new(0.0, 0.0), MeasuredVelocity::default()))
+        .spawn((AgentPosition::new(0.0, 0.0), MeasuredVelocity::default()))
         .id();
     // Move it 2 px a step: 120 px/s at 60 Hz.
     run_steps(&mut app, 60, |world| {
-        world.get_mut::<Position>(mouse).unwrap().x += 2.0;
+        world.get_mut::<AgentPosition>(mouse).unwrap().x += 2.0;
     });
     let measured = app.world().get::<MeasuredVelocity>(mouse).unwrap().velocity;
     assert!((measured.x - 120.0).abs() < 0.5, "measured {measured}");
@@ -249,23 +259,23 @@ fn a_pursuer_reads_the_velocity_of_an_agent_it_chases() {
     let runner = world
         .spawn((
             SteeringAgent,
-            Behavior::Idle,
-            Position::new(500.0, 0.0),
-            Velocity(Vec2::new(0.0, 100.0)),
+            SteeringBehavior::Idle,
+            AgentPosition::new(500.0, 0.0),
+            AgentVelocity(Vec2::new(0.0, 100.0)),
         ))
         .id();
     let pursuer = world
         .spawn((
             SteeringAgent,
-            Behavior::Pursue(Target::Entity(runner)),
-            Position::new(60.0, 0.0),
+            SteeringBehavior::Pursue(SteeringTarget::Entity(runner)),
+            AgentPosition::new(60.0, 0.0),
             DesiredVelocity::default(),
         ))
         .id();
     run_steps(&mut app, 1, |_| {});
     // 440 px away: aim 1 s (100 px) ahead of the runner.
     let desired = app.world().get::<DesiredVelocity>(pursuer).unwrap().0;
-    let runner_pos = app.world().get::<Position>(runner).unwrap().0;
+    let runner_pos = app.world().get::<AgentPosition>(runner).unwrap().0;
     let aim = runner_pos + Vec2::new(0.0, 100.0);
     let expected = (aim - Vec2::new(60.0, 0.0)).normalize() * 220.0;
     assert!(
@@ -283,14 +293,14 @@ fn transforms_are_interpolated_between_fixed_steps() {
         .world_mut()
         .spawn((
             SteeringAgent,
-            Behavior::Idle,
-            Position::new(0.0, 0.0),
-            Velocity(Vec2::new(60.0, 0.0)),
+            SteeringBehavior::Idle,
+            AgentPosition::new(0.0, 0.0),
+            AgentVelocity(Vec2::new(60.0, 0.0)),
         ))
         .id();
     run_steps(&mut app, 2, |_| {});
-    let pos = app.world().get::<Position>(agent).unwrap().0;
-    let previous = app.world().get::<PreviousPosition>(agent).unwrap().0;
+    let pos = app.world().get::<AgentPosition>(agent).unwrap().0;
+    let previous = app.world().get::<AgentPreviousPosition>(agent).unwrap().0;
     assert_eq!(pos.x - previous.x, 1.0, "one step at 60 px/s moves 1 px");
     // Half a fixed step later, no step runs, and the drawn position is
     // halfway between the last two steps.
@@ -298,7 +308,7 @@ fn transforms_are_interpolated_between_fixed_steps() {
         0.5 / 60.0,
     )));
     app.update();
-    assert_eq!(app.world().get::<Position>(agent).unwrap().0, pos);
+    assert_eq!(app.world().get::<AgentPosition>(agent).unwrap().0, pos);
     let drawn = app.world().get::<Transform>(agent).unwrap().translation.x;
     assert!(
         (drawn - (pos.x - 0.5)).abs() < 1e-3,
@@ -314,14 +324,14 @@ fn wrapping_moves_the_interpolation_with_the_agent() {
         .world_mut()
         .spawn((
             SteeringAgent,
-            Behavior::Idle,
-            Position::new(999.5, 350.0),
-            Velocity(Vec2::new(60.0, 0.0)),
+            SteeringBehavior::Idle,
+            AgentPosition::new(999.5, 350.0),
+            AgentVelocity(Vec2::new(60.0, 0.0)),
         ))
         .id();
     run_steps(&mut app, 1, |_| {});
-    let pos = app.world().get::<Position>(agent).unwrap().0;
-    let previous = app.world().get::<PreviousPosition>(agent).unwrap().0;
+    let pos = app.world().get::<AgentPosition>(agent).unwrap().0;
+    let previous = app.world().get::<AgentPreviousPosition>(agent).unwrap().0;
     assert!((pos.x - 0.5).abs() < 1e-3, "wrapped to {pos}");
     assert!(
         (pos.x - previous.x - 1.0).abs() < 1e-3,
@@ -336,17 +346,21 @@ fn one_fixed_step_runs_while_paused() {
         .world_mut()
         .spawn((
             SteeringAgent,
-            Behavior::Idle,
-            Velocity(Vec2::new(60.0, 0.0)),
+            SteeringBehavior::Idle,
+            AgentVelocity(Vec2::new(60.0, 0.0)),
         ))
         .id();
     run_steps(&mut app, 1, |_| {});
-    let x = app.world().get::<Position>(agent).unwrap().x;
+    let x = app.world().get::<AgentPosition>(agent).unwrap().x;
     app.world_mut().resource_mut::<Time<Virtual>>().pause();
     app.update();
-    assert_eq!(app.world().get::<Position>(agent).unwrap().x, x, "paused");
+    assert_eq!(
+        app.world().get::<AgentPosition>(agent).unwrap().x,
+        x,
+        "paused"
+    );
     bevy_reynolds::run_one_fixed_step(app.world_mut());
-    let stepped = app.world().get::<Position>(agent).unwrap().x;
+    let stepped = app.world().get::<AgentPosition>(agent).unwrap().x;
     assert!(
         (stepped - x - 1.0).abs() < 1e-4,
         "one step at 60 px/s and 60 Hz: {x} -> {stepped}"
@@ -357,7 +371,7 @@ fn one_fixed_step_runs_while_paused() {
 fn a_heading_turns_the_body_as_its_angle_would() {
     for i in -16i32..=16 {
         let angle = i as f32 * std::f32::consts::PI / 16.0;
-        let heading = Heading::from_angle(angle);
+        let heading = AgentHeading::from_angle(angle);
         let turned = heading.rotation() * Vec3::X;
         let expected = Quat::from_rotation_z(angle) * Vec3::X;
         assert!(
@@ -366,5 +380,5 @@ fn a_heading_turns_the_body_as_its_angle_would() {
         );
         assert!((heading.angle() - angle).abs() < 1e-5 || i.abs() == 16);
     }
-    assert_eq!(Heading::from_angle(f32::NAN), Heading::default());
+    assert_eq!(AgentHeading::from_angle(f32::NAN), AgentHeading::default());
 }

@@ -4,7 +4,6 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{Position, Velocity};
 use steering_lab::{headless_app, run_steps};
 
 fn open_world() -> App {
@@ -21,7 +20,7 @@ fn open_world() -> App {
 fn all_finite(app: &mut App) -> bool {
     let mut query = app
         .world_mut()
-        .query::<(&Position, &Velocity, &Heading, &Transform)>();
+        .query::<(&AgentPosition, &AgentVelocity, &AgentHeading, &Transform)>();
     let agents: Vec<_> = query.iter(app.world()).collect();
     !agents.is_empty()
         && agents
@@ -34,12 +33,12 @@ fn flockers_flung_far_apart_in_an_open_world_neither_panic_nor_spread_nan() {
     for far in [1e30, -1e30, f32::MAX, 3e9] {
         let mut app = open_world();
         let world = app.world_mut();
-        world.spawn((Flocking::default(), Position::new(far, 0.0)));
-        world.spawn((Flocking::default(), Position::new(0.0, 0.0)));
-        world.spawn((Flocking::default(), Position::new(0.0, far)));
+        world.spawn((Flocking::default(), AgentPosition::new(far, 0.0)));
+        world.spawn((Flocking::default(), AgentPosition::new(0.0, 0.0)));
+        world.spawn((Flocking::default(), AgentPosition::new(0.0, far)));
         world.spawn((
             Flocking::default(),
-            Behavior::Seek(Target::Point(Vec2::new(far, far))),
+            SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(far, far))),
             SteeringParams {
                 max_speed: 1e30,
                 max_force: 1e35,
@@ -84,8 +83,8 @@ fn a_wrap_rectangle_turned_to_nonsense_while_agents_flock() {
         for i in 0..50 {
             app.world_mut().spawn((
                 Flocking::default(),
-                Behavior::Wander,
-                Position::new(20.0 * i as f32, 350.0),
+                SteeringBehavior::Wander,
+                AgentPosition::new(20.0 * i as f32, 350.0),
             ));
         }
         run_steps(&mut app, 10, |_| {});
@@ -99,7 +98,7 @@ fn a_wrap_rectangle_turned_to_nonsense_while_agents_flock() {
 fn spread(app: &App, agents: &[Entity], spot: Vec2) -> (f32, f32) {
     let mut distances: Vec<f32> = agents
         .iter()
-        .map(|e| app.world().get::<Position>(*e).unwrap().distance(spot))
+        .map(|e| app.world().get::<AgentPosition>(*e).unwrap().distance(spot))
         .collect();
     distances.sort_by(f32::total_cmp);
     (
@@ -115,7 +114,11 @@ fn a_crowd_spawned_on_one_spot_parts() {
     let crowd: Vec<Entity> = (0..2000)
         .map(|_| {
             app.world_mut()
-                .spawn((Flocking::default(), Behavior::Idle, Position(spot)))
+                .spawn((
+                    Flocking::default(),
+                    SteeringBehavior::Idle,
+                    AgentPosition(spot),
+                ))
                 .id()
         })
         .collect();
@@ -137,12 +140,16 @@ fn two_agents_on_one_spot_part_symmetrically() {
     let pair: Vec<Entity> = (0..2)
         .map(|_| {
             app.world_mut()
-                .spawn((Flocking::separation_only(), Behavior::Idle, Position(spot)))
+                .spawn((
+                    Flocking::separation_only(),
+                    SteeringBehavior::Idle,
+                    AgentPosition(spot),
+                ))
                 .id()
         })
         .collect();
     run_steps(&mut app, 60, |_| {});
-    let p = |e: Entity| app.world().get::<Position>(e).unwrap().0 - spot;
+    let p = |e: Entity| app.world().get::<AgentPosition>(e).unwrap().0 - spot;
     let (a, b) = (p(pair[0]), p(pair[1]));
     assert!(a.is_finite() && b.is_finite());
     assert!(

@@ -168,8 +168,8 @@ fn panel(
         inspector.docked_width = 0.0;
         return Ok(());
     }
-    // The lengths' sliders span the chapter's pixels in the game's units.
-    let unit = length_unit.map_or(1.0, |u| u.0).clamp(1e-6, 1e6);
+    // The lengths' sliders span the model's pixels in the game's units.
+    let unit = length_unit.map_or(1.0, |u| u.scale()).clamp(1e-6, 1e6);
     let px = if unit == 1.0 { "px" } else { "units" };
     let length = |range: std::ops::RangeInclusive<f32>| range.start() * unit..=range.end() * unit;
     let ctx = contexts.ctx_mut()?;

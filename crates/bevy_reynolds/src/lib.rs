@@ -21,49 +21,53 @@ pub mod render;
 use bevy::app::{PluginGroup, PluginGroupBuilder};
 use bevy::ecs::schedule::ScheduleLabel;
 
-/// The engine-free model the plugins run: pure functions on
-/// [`Vector`]s, in modules named for what they hold
-/// (`reynolds::model`, `::behaviors`, `::flock`, `::level`, `::spatial`).
+/// The engine-free model the plugins run: pure functions on `Vec2`, in
+/// modules named for what they hold (`reynolds::model`, `::behaviors`,
+/// `::flock`, `::level`, `::spatial`).
 pub use reynolds;
 
 pub use agent::{
-    Behavior, Combine, DEFAULT_SEED, DesiredVelocity, GroundPlane, Heading, InterpolateTransforms,
-    MeasuredVelocity, Part, Position, PreviousPosition, Priority, SteeringAccumulator,
-    SteeringAgent, SteeringAgentPlugin, SteeringForce, SteeringLengthUnit, SteeringParams,
-    SteeringSeed, SteeringSettings, Target, Trail, TrailClock, Velocity, WanderAngle, WanderRng,
-    Weighted, Writeback,
+    AgentHeading, AgentPosition, AgentPreviousPosition, AgentTrail, AgentVelocity, Combine,
+    DEFAULT_SEED, DesiredVelocity, GroundPlane, MeasuredVelocity, SteeringAccumulator,
+    SteeringAgent, SteeringAgentPlugin, SteeringBehavior, SteeringForce, SteeringLengthUnit,
+    SteeringParams, SteeringPriority, SteeringSeed, SteeringSettings, SteeringTarget, WanderAngle,
+    WanderRng, Weighted, Writeback,
 };
-pub use crowd::{AvoidAgents, DoorTurn, SteeringCrowdPlugin, TakeTurns};
+#[doc(hidden)]
+pub use agent::{InterpolateTransforms, Part};
+#[doc(hidden)]
+pub use crowd::DoorTurn;
+pub use crowd::{AvoidAgents, SteeringCrowdPlugin, TakeTurns};
 pub use flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
 pub use formation::{
     Formation, FormationPlace, FormationShape, FormationState, InFormation, SteeringFormationPlugin,
 };
 pub use level::{
-    AvoidanceMemory, Containment, FollowPath, Hide, IgnoreObstacles, Obstacle, ObstacleIndex,
-    SteeringLevelPlugin, SteeringPath,
+    Containment, FollowPath, Hide, IgnoreObstacles, ObstacleIndex, SteeringLevelPlugin,
+    SteeringObstacle, SteeringPath,
 };
-pub use math::{Dir, Vector};
 pub use navigation::{
-    Arrived, Goal, MovingObstacle, Navigate, NavigationAreas, NavigationRoute, NavigationSettings,
-    NavigationStatus, RouteEnd, STALL_AFTER, Stalled, SteeringNavigationPlugin, Unreachable,
+    Arrived, MovingObstacle, Navigate, NavigationAreas, NavigationGoal, NavigationRoute,
+    NavigationSettings, NavigationStatus, RouteEnd, STALL_AFTER, Stalled, SteeringNavigationPlugin,
+    Unreachable,
 };
 pub use reynolds::crowd::AvoidParams;
 pub use reynolds::flock::FlockParams;
-pub use reynolds::spatial::GridAgent;
-pub use schedule::{SteeringSchedule, SteeringSystems, run_one_fixed_step};
+#[doc(hidden)]
+pub use schedule::run_one_fixed_step;
+pub use schedule::{SteeringSchedule, SteeringSystems};
 
 /// Every steering capability, one plugin each, as avian's `PhysicsPlugins`:
 /// [`SteeringAgentPlugin`] (the agent and its step, which the others need),
 /// [`SteeringFlockingPlugin`], [`SteeringCrowdPlugin`],
 /// [`SteeringLevelPlugin`], [`SteeringNavigationPlugin`] and
 /// [`SteeringFormationPlugin`]. One line adds
-/// them all with the chapter's defaults; a game leaves a capability out
+/// them all with the model's defaults; a game leaves a capability out
 /// with `.build().disable::<…>()`.
 ///
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_reynolds::prelude::*;
-/// use bevy_reynolds::Position;
 ///
 /// let mut app = App::new();
 /// app.add_plugins((MinimalPlugins, SteeringPlugins::default()))
@@ -73,8 +77,8 @@ pub use schedule::{SteeringSchedule, SteeringSystems, run_one_fixed_step};
 ///     });
 /// app.world_mut().spawn((
 ///     SteeringAgent,
-///     Behavior::Seek(Target::Point(Vec2::new(500.0, 350.0))),
-///     Position::new(100.0, 100.0),
+///     SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(500.0, 350.0))),
+///     AgentPosition::new(100.0, 100.0),
 /// ));
 /// app.update();
 ///
@@ -125,23 +129,24 @@ impl SteeringPlugins {
         self
     }
 
-    /// The same plugins for a game whose units are `unit` of the chapter's
-    /// pixels each (see [`SteeringLengthUnit`]): the default settings they
-    /// add are scaled to match. Settings the app already has are kept.
+    /// The same plugins for a game with `units_per_metre` of its units to a
+    /// metre, as avian's `with_length_unit` (see [`SteeringLengthUnit`]):
+    /// the default settings they add are scaled to match (the default, 40,
+    /// is the model's pixels). Settings the app already has are kept.
     ///
     /// ```
     /// # use bevy::prelude::*;
     /// # use bevy_reynolds::prelude::*;
-    /// // A 3D game in metres, its creatures half a metre long.
+    /// // A 3D game in metres: its creatures half a metre long.
     /// let mut app = App::new();
     /// app.add_plugins((
     ///     MinimalPlugins,
-    ///     SteeringPlugins::default().with_ground(GroundPlane::Xz).with_length_unit(0.025),
+    ///     SteeringPlugins::default().with_ground(GroundPlane::Xz).with_length_unit(1.0),
     /// ));
     /// assert_eq!(app.world().resource::<SteeringSettings>().agent.max_speed, 5.5); // m/s
     /// ```
-    pub fn with_length_unit(mut self, unit: f32) -> Self {
-        self.agent.length_unit = unit;
+    pub fn with_length_unit(mut self, units_per_metre: f32) -> Self {
+        self.agent.length_unit = units_per_metre;
         self
     }
 }
@@ -160,17 +165,18 @@ impl PluginGroup for SteeringPlugins {
 
 /// Everything a game needs to steer agents: `use bevy_reynolds::prelude::*;`.
 ///
-/// It lives beside Bevy's prelude and a physics engine's: [`Position`] and
-/// [`Velocity`] are left out, since avian's prelude has a `Position` and
-/// bevy_rapier's a `Velocity`, and two globs with one name make every use of
-/// it ambiguous (so are [`Vector`] and [`Dir`], avian's names too). Import
-/// them by path where you need them, or rename them:
+/// It lives beside the preludes of Bevy and of a physics engine: no name in
+/// it is also in those of bevy, avian2d, avian3d or bevy_rapier (the
+/// agent's state is [`AgentPosition`] and [`AgentVelocity`], beside avian's
+/// `Position` and bevy_rapier's `Velocity`), nor a word games commonly give
+/// their own types (a navigation goal is a [`NavigationGoal`], what a
+/// behavior aims at a [`SteeringTarget`], an obstacle a
+/// [`SteeringObstacle`]).
 ///
 /// ```
 /// # mod avian2d { pub mod prelude {
 /// #     #[derive(bevy::prelude::Component)] pub struct Position(pub bevy::math::Vec2);
 /// #     #[derive(bevy::prelude::Component)] pub struct Mass(pub f32);
-/// #     #[derive(bevy::prelude::Component)] pub struct LinearVelocity(pub bevy::math::Vec2);
 /// # } }
 /// # mod bevy_rapier2d { pub mod prelude {
 /// #     #[derive(bevy::prelude::Component)] pub struct Velocity { pub linvel: bevy::math::Vec2 }
@@ -179,40 +185,32 @@ impl PluginGroup for SteeringPlugins {
 /// use bevy::prelude::*;
 /// use bevy_rapier2d::prelude::*; // (and with bevy_rapier's)
 /// use bevy_reynolds::prelude::*;
-/// use bevy_reynolds::{Position as AgentPosition, Velocity as AgentVelocity};
 ///
-/// fn each_its_own(agents: Query<(&AgentPosition, &AgentVelocity, &Heading)>, bodies: Query<(&Position, &Mass, &Velocity)>) {}
+/// fn each_its_own(
+///     agents: Query<(&AgentPosition, &AgentVelocity, &AgentHeading)>,
+///     bodies: Query<(&Position, &Mass, &Velocity)>,
+/// ) {
+/// }
 /// # App::new().add_systems(Update, each_its_own);
 /// ```
 pub mod prelude {
-    pub use crate::SteeringPlugins;
-    pub use crate::agent::{
-        Behavior, Combine, DesiredVelocity, GroundPlane, Heading, MeasuredVelocity,
-        PreviousPosition, Priority, SteeringAccumulator, SteeringAgent, SteeringAgentPlugin,
-        SteeringForce, SteeringLengthUnit, SteeringParams, SteeringSettings, Target, Trail,
-        WanderAngle, WanderRng, Weighted, Writeback,
-    };
-    pub use crate::crowd::{AvoidAgents, DoorTurn, SteeringCrowdPlugin, TakeTurns};
-    pub use crate::flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
-    pub use crate::formation::{
-        Formation, FormationPlace, FormationShape, FormationState, InFormation,
-        SteeringFormationPlugin,
-    };
-    pub use crate::level::{
-        Containment, FollowPath, Hide, IgnoreObstacles, Obstacle, ObstacleIndex,
-        SteeringLevelPlugin, SteeringPath,
-    };
-    pub use crate::navigation::{
-        Arrived, Goal, MovingObstacle, Navigate, NavigationStatus, Stalled,
-        SteeringNavigationPlugin, Unreachable,
-    };
-    #[cfg(any(feature = "avian2d", feature = "avian3d"))]
-    pub use crate::physics::ColliderObstacle;
     #[cfg(feature = "avian2d")]
-    pub use crate::physics::SteeringAvianPlugin;
+    pub use crate::physics::SteeringAvian2dPlugin;
+    #[cfg(any(feature = "avian2d", feature = "avian3d"))]
+    pub use crate::physics::{ColliderObstacle, RadiusFromCollider};
     #[cfg(feature = "avian3d")]
     pub use crate::physics::{ObstacleHeights, SteeringAvian3dPlugin};
-    pub use crate::schedule::SteeringSystems;
-    pub use reynolds::crowd::AvoidParams;
-    pub use reynolds::flock::FlockParams;
+    pub use crate::{
+        AgentHeading, AgentPosition, AgentPreviousPosition, AgentTrail, AgentVelocity, Arrived,
+        AvoidAgents, AvoidParams, Combine, Containment, DesiredVelocity, FlockParams, Flocking,
+        FollowPath, Formation, FormationPlace, FormationShape, FormationState, GroundPlane, Hide,
+        IgnoreObstacles, InFormation, MeasuredVelocity, MovingObstacle, Navigate, NavigationAreas,
+        NavigationGoal, NavigationRoute, NavigationSettings, NavigationStatus, NeighborGrid,
+        ObstacleIndex, RouteEnd, Stalled, SteeringAccumulator, SteeringAgent, SteeringAgentPlugin,
+        SteeringBehavior, SteeringCrowdPlugin, SteeringFlockingPlugin, SteeringForce,
+        SteeringFormationPlugin, SteeringLengthUnit, SteeringLevelPlugin, SteeringNavigationPlugin,
+        SteeringObstacle, SteeringParams, SteeringPath, SteeringPlugins, SteeringPriority,
+        SteeringSchedule, SteeringSeed, SteeringSettings, SteeringSystems, SteeringTarget,
+        TakeTurns, Unreachable, WanderAngle, WanderRng, Weighted, Writeback,
+    };
 }

@@ -3,7 +3,7 @@
 //! [`Dir`]s. (The core's [`Vector`]; a full-3D build would change these two
 //! and the planar code, which says that it is.)
 
-pub use reynolds::math::Vector;
+pub(crate) use reynolds::math::Vector;
 
 /// A direction on the plane agents move on: a unit [`Vector`].
-pub type Dir = bevy::math::Dir2;
+pub(crate) type Dir = bevy::math::Dir2;

@@ -21,8 +21,7 @@ use bevy::prelude::*;
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// # use bevy_reynolds::Position;
-/// fn keep_out(mut agents: Query<(&Position, &mut SteeringAccumulator)>) { /* ... */ }
+/// fn keep_out(mut agents: Query<(&AgentPosition, &mut SteeringAccumulator)>) { /* ... */ }
 ///
 /// App::new().add_systems(FixedUpdate, keep_out.in_set(SteeringSystems::Forces));
 /// ```
@@ -39,10 +38,10 @@ pub enum SteeringSystems {
     Prepare,
     /// The plugins' own behaviors add their steering to each agent's
     /// [`SteeringAccumulator`](crate::SteeringAccumulator), in this order:
-    /// the chapter's (each [`Behavior`](crate::Behavior), which starts the
+    /// the model's (each [`SteeringBehavior`](crate::SteeringBehavior), which starts the
     /// accumulator afresh), flocking ([`Flocking`](crate::Flocking)), path
     /// following ([`FollowPath`](crate::FollowPath)), obstacle avoidance and
-    /// containment ([`Obstacle`](crate::Obstacle),
+    /// containment ([`SteeringObstacle`](crate::SteeringObstacle),
     /// [`Containment`](crate::Containment)), which look where the rest take
     /// the agent, and last avoiding other agents
     /// ([`AvoidAgents`](crate::AvoidAgents)).
@@ -61,7 +60,7 @@ pub enum SteeringSystems {
     /// [`AvoidAgents`](crate::AvoidAgents) agent's body is let into
     /// another's.
     Integrate,
-    /// Every [`Trail`](crate::Trail) samples its agent's position on its
+    /// Every [`AgentTrail`](crate::AgentTrail) samples its agent's position on its
     /// clock, and, when the plugins run outside the fixed loop, each agent's
     /// [`Transform`] is written.
     Writeback,
@@ -86,7 +85,7 @@ pub(crate) enum StepSystems {
     PlanRoutes,
     /// Formations' members given their places.
     Form,
-    /// Each agent's [`Behavior`](crate::Behavior): its accumulator starts
+    /// Each agent's [`SteeringBehavior`](crate::SteeringBehavior): its accumulator starts
     /// the step with these forces.
     Behave,
     /// Flocking's forces added.

@@ -1,4 +1,4 @@
-//! Combining several behaviors' steering into one force: the chapter's
+//! Combining several behaviors' steering into one force: the model's
 //! weighted sum, or by priority, the first group that asks for something.
 //! Why the first group above a threshold rather than Buckland's running
 //! sum (each group added in turn, truncated to the force left under the
@@ -15,7 +15,7 @@ pub const PRIORITY_GROUPS: usize = 4;
 
 /// Steering forces summed by priority group, highest priority (group 0)
 /// first, until they are made one force: every group added up
-/// ([`PriorityGroups::total`], the chapter's weighted sum) or the first
+/// ([`PriorityGroups::total`], the model's weighted sum) or the first
 /// group that asks for something ([`PriorityGroups::first_above`]).
 ///
 /// ```
@@ -44,7 +44,7 @@ impl PriorityGroups {
         self.groups[group] += finite_or_zero(force);
     }
 
-    /// The sum of every group, in order: the chapter's weighted sum of
+    /// The sum of every group, in order: the model's weighted sum of
     /// every behavior's steering, priorities ignored. Not yet capped (the
     /// step caps it at the max force).
     #[inline]

@@ -3,7 +3,7 @@
 //! to collision, `τ`) and steers away from that touching before it
 //! happens, harder the sooner it comes: the anticipatory force of
 //! Karamouzas, Skinner and Guy (2014), the gradient of an energy
-//! `k / τ² · e^(−τ/τ₀)`. It is a force, so it goes into the chapter's
+//! `k / τ² · e^(−τ/τ₀)`. It is a force, so it goes into the model's
 //! steering sum with every other behavior and is capped once with them; a
 //! velocity-obstacle method (ORCA) would instead pick a velocity, which the
 //! response time cannot take at once. Sideways pushes are planar (the keep-
@@ -307,7 +307,7 @@ pub fn make_way(offset: Vector, radius_sum: f32, heading: Vector) -> Vector {
 /// goes, for each unit it steps aside. In the crowd lab's hallway from
 /// moved starts, given 400 s, someone was held short of their goal for good
 /// in 1 run of 60 with a half; making way away from the neighbor and to its
-/// own right instead, in 12 (BENCHMARKS.md, "Making way out of the way").
+/// own right instead, in 12 (BENCHMARKS.md, "Crowds").
 pub const MAKE_WAY_AHEAD: f32 = 0.5;
 
 /// `−dE/dτ` of the power law's energy `E = k τ⁻² e^(−τ/τ₀)`, `τ₀` being

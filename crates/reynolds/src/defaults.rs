@@ -1,4 +1,4 @@
-//! The chapter's numbers for Critters: the defaults everywhere in this
+//! The model's numbers for Critters: the defaults everywhere in this
 //! workspace, in pixels and seconds.
 
 /// Top speed, in pixels a second.
@@ -29,13 +29,13 @@ pub const MEASURE_HALF_LIFE: f32 = 0.1;
 pub const TRAIL_INTERVAL: f32 = 0.05;
 /// Places a trail keeps: a second and a half of path.
 pub const TRAIL_LENGTH: usize = 30;
-/// An agent's mass: the chapter's agents all have a mass of 1, so their
+/// An agent's mass: the model's agents all have a mass of 1, so their
 /// steering force and their acceleration are the same number.
 pub const MASS: f32 = 1.0;
 /// How fast an agent's velocity may turn, in radians a second: the
-/// chapter's agents have no limit but the force cap.
+/// model's agents have no limit but the force cap.
 pub const MAX_TURN_RATE: f32 = f32::INFINITY;
-/// An agent's body radius, in pixels: the chapter's agents are points.
+/// An agent's body radius, in pixels: the model's agents are points.
 pub const RADIUS: f32 = 0.0;
 /// In priority combination, a group's force counts when it is longer
 /// than this, in pixels a second per second (1% of the max force).
@@ -48,5 +48,9 @@ pub const MIN_LOOK_AHEAD: f32 = 40.0;
 /// The gap, in pixels, avoidance keeps between an agent's body and an
 /// obstacle or wall.
 pub const CLEARANCE: f32 = 4.0;
+/// How many of the model's units (pixels) make a metre: its creatures, 20
+/// px long, are half a metre. A game in other units scales the lengths by
+/// its own units per metre over this (times, rates and weights stay).
+pub const UNITS_PER_METRE: f32 = 40.0;
 /// The Critters window, which the agents wrap around, in pixels.
 pub const WORLD_SIZE: [f32; 2] = [1000.0, 700.0];

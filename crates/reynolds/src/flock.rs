@@ -32,7 +32,7 @@ pub struct Neighbor {
 }
 
 /// How a flocking agent treats its neighbors. The defaults are the
-/// chapter's prompt: separation within 25 px weighted 1.5, alignment and
+/// model's prompt: separation within 25 px weighted 1.5, alignment and
 /// cohesion within 70 px weighted 1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
@@ -56,7 +56,7 @@ pub struct FlockParams {
     /// separation's away from the crowd, as hard as it pushes; alignment's
     /// the neighbors' average direction, or alone the agent's own;
     /// cohesion's toward their middle), and the flock steers toward that
-    /// direction at this speed. `None` (the default) is the chapter's
+    /// direction at this speed. `None` (the default) is the model's
     /// literal rules, each a desired velocity of its own: their weighted sum
     /// steers toward the mean of those velocities, and in a crowd whose
     /// headings disagree (alignment's average velocity, cohesion's way to a
@@ -118,7 +118,7 @@ impl FlockParams {
 /// Separation is measured between bodies: a neighbor pushes when the gap
 /// between the two bodies' edges is less than the separation radius,
 /// harder the smaller the gap, as hard as it can once they touch. Between
-/// points (radius 0, the default) the gap is the distance, as the chapter
+/// points (radius 0, the default) the gap is the distance, as the model
 /// has it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlockView {

@@ -1,6 +1,6 @@
 //! A level's geometry and the behaviors that keep an agent out of it:
 //! obstacle and wall avoidance, and containment. Each is a desired velocity,
-//! so the chapter's `(desired - vel) / response_time` applies unchanged.
+//! so the model's `(desired - vel) / response_time` applies unchanged.
 //! Avoidance looks along a *probe*: the body swept from where the agent is
 //! in the direction it means to go, as far as its look-ahead. If the swept
 //! body would touch a circle or a wall, the agent turns, to the side that

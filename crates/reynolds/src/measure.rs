@@ -25,7 +25,7 @@ pub fn follow_share(dt: f32, half_life: f32) -> f32 {
 }
 
 /// A velocity measured from how far something moved in `dt`, smoothed
-/// toward the previous estimate with a `half_life` (the chapter uses
+/// toward the previous estimate with a `half_life` (the model uses
 /// 0.1 s), so one jerky frame does not throw pursuers off.
 ///
 /// With `dt <= 0` there is no measurement, and the estimate stays as it was.

@@ -35,7 +35,7 @@ pub fn sanitize_response_time(response_time: f32) -> f32 {
 ///
 /// ```
 /// # use reynolds::{math::{Vector, truncated}, model::steering};
-/// // The chapter's exercise 1.
+/// // The model's exercise 1.
 /// let s = steering(Vector::new(100.0, 0.0), Vector::new(0.0, 50.0), 0.25);
 /// assert_eq!(s, Vector::new(400.0, -200.0));
 /// assert!((truncated(s, 380.0).length() - 380.0).abs() < 1e-3);
@@ -58,7 +58,7 @@ pub fn steering(desired: Vector, vel: Vector, response_time: f32) -> Vector {
 /// its velocity in a second.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
-    /// Top speed, in pixels a second (the chapter's `MAX_SPEED`).
+    /// Top speed, in pixels a second (the model's `MAX_SPEED`).
     pub max_speed: f32,
     /// Steering cap, in pixels a second, every second (`MAX_FORCE`).
     pub max_force: f32,
@@ -82,7 +82,7 @@ pub struct Kinematics {
     pub vel: Vector,
 }
 
-/// One step of the model, the chapter's last three lines: the steering is
+/// One step of the model, the model's last three lines: the steering is
 /// capped at `max_force`, the speed at `max_speed`, and the agent moves by
 /// semi-implicit Euler (the new velocity moves it).
 ///
@@ -103,22 +103,22 @@ pub fn step(agent: Kinematics, steering: Vector, limits: Limits, dt: f32) -> Kin
 }
 
 /// How an agent's body moves: its two limits, its mass, and how fast its
-/// velocity may turn. The chapter's agents have a mass of 1 and turn as
+/// velocity may turn. The model's agents have a mass of 1 and turn as
 /// fast as the force allows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Vehicle {
     /// Top speed and steering cap.
     pub limits: Limits,
     /// Mass: the capped steering force is divided by it (`a = F / m`), so a
-    /// heavy agent steers more sluggishly. 1 in the chapter.
+    /// heavy agent steers more sluggishly. 1 in the model.
     pub mass: f32,
     /// The fastest the agent may turn, in radians a second, like a car that
-    /// cannot spin its velocity round in a moment. Infinite in the chapter.
+    /// cannot spin its velocity round in a moment. Infinite in the model.
     pub max_turn_rate: f32,
 }
 
 impl Vehicle {
-    /// The chapter's vehicle with `limits`: a mass of 1, no turn limit.
+    /// The model's vehicle with `limits`: a mass of 1, no turn limit.
     pub const fn new(limits: Limits) -> Self {
         Self {
             limits,
@@ -329,7 +329,7 @@ fn over_force(speed: f32, max_force: f32, f: impl Fn(f32, f32) -> f32) -> f32 {
     }
 }
 
-/// The weighted sum of several behaviors' steering, as the chapter combines
+/// The weighted sum of several behaviors' steering, as the model combines
 /// them: each behavior's `(desired - vel) / response_time`, times its
 /// weight, added up. The sum is capped once, in [`step`], so the weights
 /// decide each behavior's share.

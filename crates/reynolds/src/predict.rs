@@ -8,7 +8,7 @@ use crate::model::{Kinematics, Limits, steering, step};
 /// stepping the model: it starts `start_distance` px away, coming straight
 /// in at `start_speed`, and runs for up to `seconds` at steps of `dt`.
 ///
-/// Tuning tools show it beside the slowing radius: with the chapter's
+/// Tuning tools show it beside the slowing radius: with the model's
 /// numbers it is 0 at a 150 px radius and about 21 px at 50.
 ///
 /// ```

@@ -1,10 +1,10 @@
-//! A world that wraps round its edges, as the chapter's window does: the
+//! A world that wraps round its edges, as the model's window does: the
 //! wrap after a step, and the shortest way from one point to another.
 
 use crate::math::{Vector, finite_or_zero};
 
 /// Off one edge of the rectangle `min..max`, back on at the opposite one, as
-/// the chapter's agents wrap around the window. Returns the new position and
+/// the model's agents wrap around the window. Returns the new position and
 /// the offset that was added (zero if none), so that anything tied to the
 /// position (a previous position kept for drawing) can move with it.
 ///
@@ -38,7 +38,7 @@ fn wrap_axis(x: f32, min: f32, max: f32) -> f32 {
     if !(size.is_finite() && size > 0.0 && x.is_finite()) {
         return x;
     }
-    // One window's width for the usual case, as the chapter does; the
+    // One window's width for the usual case, as the model does; the
     // remainder for a position that went far outside in one step.
     min + (x - min).rem_euclid(size)
 }

@@ -12,7 +12,6 @@ use bevy_reynolds::reynolds::flock::{FlockParams, FlockSums, FlockView, Neighbor
 use bevy_reynolds::reynolds::model::{self, Kinematics, Limits};
 use bevy_reynolds::reynolds::spatial::{self, GridAgent};
 use bevy_reynolds::reynolds::{behaviors, defaults, math, measure, wander, world};
-use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -33,27 +32,27 @@ pub fn critters_mix_app(n: usize, seed: u64, threads: Option<usize>) -> App {
     let mut app = headless_app_with_threads(BENCH_HZ, seed, SteeringSettings::critters(), threads);
     let mouse = add_circling_target(&mut app);
     let world = app.world_mut();
-    let target = Target::Entity(mouse);
+    let target = SteeringTarget::Entity(mouse);
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let agents: Vec<_> = (0..n)
         .map(|i| {
             let behavior = match i % KINDS {
-                0 => Behavior::Seek(target),
-                1 => Behavior::Arrive(target),
-                2 => Behavior::Pursue(target),
-                3 => Behavior::Wander,
-                _ => Behavior::Graze(target),
+                0 => SteeringBehavior::Seek(target),
+                1 => SteeringBehavior::Arrive(target),
+                2 => SteeringBehavior::Pursue(target),
+                3 => SteeringBehavior::Wander,
+                _ => SteeringBehavior::Graze(target),
             };
             let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
             (
                 SteeringAgent,
                 behavior,
-                Position(Vec2::new(
+                AgentPosition(Vec2::new(
                     rng.random_range(0.0..1000.0),
                     rng.random_range(0.0..700.0),
                 )),
                 WanderAngle(angle),
-                Trail::default(),
+                AgentTrail::default(),
             )
         })
         .collect();
@@ -229,12 +228,12 @@ pub fn flock_app(n: usize, seed: u64, threads: Option<usize>) -> App {
             let angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
             (
                 Flocking::default(),
-                Behavior::Blend(vec![Weighted::new(0.3, Behavior::Wander)]),
-                Position(Vec2::new(
+                SteeringBehavior::Blend(vec![Weighted::new(0.3, SteeringBehavior::Wander)]),
+                AgentPosition(Vec2::new(
                     rng.random_range(0.0..side),
                     rng.random_range(0.0..side),
                 )),
-                Velocity(Vec2::from_angle(angle) * 100.0),
+                AgentVelocity(Vec2::from_angle(angle) * 100.0),
                 WanderAngle(angle),
             )
         })
@@ -255,7 +254,10 @@ pub const LEVEL_SIDE: f32 = LEVEL_CELLS as f32 * LEVEL_CELL;
 /// in five a wall 40 to 80 px long at any angle, the rest rocks of radius
 /// 10 to 30, one to a 125 px cell of the [`LEVEL_SIDE`] square, at least
 /// 15 px apart.
-pub fn level_obstacles(obstacles: usize, rng: &mut Xoshiro128PlusPlus) -> Vec<(Vec2, Obstacle)> {
+pub fn level_obstacles(
+    obstacles: usize,
+    rng: &mut Xoshiro128PlusPlus,
+) -> Vec<(Vec2, SteeringObstacle)> {
     (0..obstacles.min(LEVEL_CELLS * LEVEL_CELLS))
         .map(|i| {
             let cell = Vec2::new((i % LEVEL_CELLS) as f32, (i / LEVEL_CELLS) as f32);
@@ -264,9 +266,9 @@ pub fn level_obstacles(obstacles: usize, rng: &mut Xoshiro128PlusPlus) -> Vec<(V
             let obstacle = if i % 5 == 0 {
                 let half = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::PI))
                     * rng.random_range(20.0..40.0);
-                Obstacle::wall(-half, half)
+                SteeringObstacle::wall(-half, half)
             } else {
-                Obstacle::circle(rng.random_range(10.0..30.0))
+                SteeringObstacle::circle(rng.random_range(10.0..30.0))
             };
             (center, obstacle)
         })
@@ -292,22 +294,22 @@ pub fn level_app(n: usize, obstacles: usize, seed: u64, threads: Option<usize>) 
         ..default()
     };
     let mut app = headless_app_with_threads(BENCH_HZ, seed, settings, threads);
-    let target = Target::Entity(add_circling_target(&mut app));
+    let target = SteeringTarget::Entity(add_circling_target(&mut app));
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let world = app.world_mut();
 
     let shapes = level_obstacles(obstacles, &mut rng);
     for (center, obstacle) in &shapes {
-        world.spawn((obstacle.clone(), Position(*center)));
+        world.spawn((obstacle.clone(), AgentPosition(*center)));
     }
     // Clear of every obstacle by a body and more (the cells' middles are).
     let clear = |p: Vec2| {
         shapes.iter().all(|(c, shape)| match shape {
-            Obstacle::Circle { radius } => p.distance(*c) > radius + 8.0,
-            Obstacle::Wall { a, b } => {
+            SteeringObstacle::Circle { radius } => p.distance(*c) > radius + 8.0,
+            SteeringObstacle::Wall { a, b } => {
                 p.distance(math::closest_on_segment(p - *c, *a, *b) + *c) > 8.0
             }
-            Obstacle::Polygon { .. } => true,
+            SteeringObstacle::Polygon { .. } => true,
         })
     };
 
@@ -327,10 +329,10 @@ pub fn level_app(n: usize, obstacles: usize, seed: u64, threads: Option<usize>) 
         .collect();
     for i in 0..n {
         let behavior = match i % 4 {
-            0 => Behavior::Wander,
-            1 => Behavior::Seek(target),
-            2 => Behavior::Arrive(target),
-            _ => Behavior::Idle,
+            0 => SteeringBehavior::Wander,
+            1 => SteeringBehavior::Seek(target),
+            2 => SteeringBehavior::Arrive(target),
+            _ => SteeringBehavior::Idle,
         };
         let mut agent = world.spawn((
             SteeringAgent,
@@ -342,7 +344,7 @@ pub fn level_app(n: usize, obstacles: usize, seed: u64, threads: Option<usize>) 
             let path = paths[(i / 4) % paths.len()].clone();
             let mut follow = FollowPath::new(path.clone(), 20.0);
             follow.cursor = rng.random_range(0.0..path.length());
-            agent.insert((Position(path.point_at(follow.cursor)), follow));
+            agent.insert((AgentPosition(path.point_at(follow.cursor)), follow));
         } else {
             let pos = loop {
                 let p = Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
@@ -350,7 +352,7 @@ pub fn level_app(n: usize, obstacles: usize, seed: u64, threads: Option<usize>) 
                     break p;
                 }
             };
-            agent.insert(Position(pos));
+            agent.insert(AgentPosition(pos));
         }
     }
     run_steps(&mut app, 60, |_| {});
@@ -489,7 +491,7 @@ pub fn per_agent_step(elapsed: std::time::Duration, agents: usize, steps: u64) -
 pub fn mean_neighbors(app: &mut App) -> f64 {
     let reach = FlockParams::default().neighbor_radius;
     let mut pairs = 0usize;
-    let mut query = app.world_mut().query::<&Position>();
+    let mut query = app.world_mut().query::<&AgentPosition>();
     let positions: Vec<Vec2> = query.iter(app.world()).map(|p| p.0).collect();
     let grid = app.world().resource::<NeighborGrid>();
     for p in &positions {
@@ -504,7 +506,7 @@ pub fn mean_neighbors(app: &mut App) -> f64 {
 /// hashes mean identical runs.
 pub fn positions_hash(app: &mut App) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut query = app.world_mut().query::<(Entity, &Position)>();
+    let mut query = app.world_mut().query::<(Entity, &AgentPosition)>();
     let mut all: Vec<(Entity, Vec2)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
     all.sort_by_key(|(e, _)| *e);
     let mut hasher = std::collections::hash_map::DefaultHasher::new();

@@ -2,7 +2,6 @@
 //! Critters mix for determinism.
 
 use bevy::prelude::*;
-use bevy_reynolds::Position;
 use bevy_reynolds::prelude::*;
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -35,7 +34,7 @@ pub fn wander_drift_degrees(hz: f64, agents: usize, seconds: f64, seed: u64) -> 
     };
     let mut app = headless_app(hz, seed, settings);
     app.world_mut()
-        .spawn_batch((0..agents).map(|_| (SteeringAgent, Behavior::Wander)));
+        .spawn_batch((0..agents).map(|_| (SteeringAgent, SteeringBehavior::Wander)));
     run_steps(&mut app, (seconds * hz).round() as u64, |_| {});
     let mut angles = app.world_mut().query::<&WanderAngle>();
     let angles: Vec<f32> = angles.iter(app.world()).map(|a| a.0).collect();
@@ -91,14 +90,14 @@ pub fn critters_run(seed: u64, hz: f64, seconds: f64, per_behavior: usize) -> Ve
     let mut app = headless_app(hz, seed, SteeringSettings::critters());
     let mouse = add_circling_target(&mut app);
     let world = app.world_mut();
-    let target = Target::Entity(mouse);
+    let target = SteeringTarget::Entity(mouse);
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
     let kinds = [
-        Behavior::Seek(target),
-        Behavior::Arrive(target),
-        Behavior::Pursue(target),
-        Behavior::Wander,
-        Behavior::Graze(target),
+        SteeringBehavior::Seek(target),
+        SteeringBehavior::Arrive(target),
+        SteeringBehavior::Pursue(target),
+        SteeringBehavior::Wander,
+        SteeringBehavior::Graze(target),
     ];
     let mut agents = Vec::new();
     for behavior in kinds {
@@ -113,10 +112,10 @@ pub fn critters_run(seed: u64, hz: f64, seconds: f64, per_behavior: usize) -> Ve
                     .spawn((
                         SteeringAgent,
                         behavior.clone(),
-                        Position(pos),
-                        Heading::from_angle(angle),
+                        AgentPosition(pos),
+                        AgentHeading::from_angle(angle),
                         WanderAngle(angle),
-                        Trail::default(),
+                        AgentTrail::default(),
                     ))
                     .id(),
             );
@@ -127,7 +126,7 @@ pub fn critters_run(seed: u64, hz: f64, seconds: f64, per_behavior: usize) -> Ve
         .iter()
         .map(|&agent| {
             app.world()
-                .get::<Position>(agent)
+                .get::<AgentPosition>(agent)
                 .map_or(Vec2::NAN, |p| p.0)
         })
         .collect()
@@ -148,7 +147,7 @@ pub(crate) fn circle_point(t: f32) -> Vec2 {
     CIRCLE_CENTER + Vec2::new(angle.cos(), -angle.sin()) * CIRCLE_RADIUS
 }
 
-fn circle_target(time: Res<Time>, mut targets: Query<&mut Position, With<CirclingTarget>>) {
+fn circle_target(time: Res<Time>, mut targets: Query<&mut AgentPosition, With<CirclingTarget>>) {
     for mut pos in &mut targets {
         pos.0 = circle_point(time.elapsed_secs());
     }
@@ -161,7 +160,7 @@ pub(crate) fn add_circling_target(app: &mut App) -> Entity {
     app.world_mut()
         .spawn((
             CirclingTarget,
-            Position(circle_point(0.0)),
+            AgentPosition(circle_point(0.0)),
             MeasuredVelocity::default(),
         ))
         .id()

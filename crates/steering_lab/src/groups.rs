@@ -11,7 +11,6 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::formation::ways_cross;
-use bevy_reynolds::{FormationState, Position, Velocity};
 use serde_json::{Value, json};
 
 use crate::{headless_app, run_steps};
@@ -125,8 +124,8 @@ fn walker(world: &mut World, at: Vec2, toward: Vec2) -> Entity {
     world
         .spawn((
             SteeringAgent,
-            Behavior::Seek(Target::Point(at + toward * 1e6)),
-            Position(at),
+            SteeringBehavior::Seek(SteeringTarget::Point(at + toward * 1e6)),
+            AgentPosition(at),
             body(0.6 * TOP_SPEED),
         ))
         .id()
@@ -143,15 +142,15 @@ pub fn escort(hz: f64) -> [f32; 3] {
     let leader = walker(world, Vec2::ZERO, Vec2::X);
     world
         .entity_mut(leader)
-        .insert(Velocity(Vec2::new(0.6 * TOP_SPEED, 0.0)));
+        .insert(AgentVelocity(Vec2::new(0.6 * TOP_SPEED, 0.0)));
     let escort = world
         .spawn((
             SteeringAgent,
-            Behavior::OffsetPursuit {
-                leader: Target::Entity(leader),
+            SteeringBehavior::OffsetPursuit {
+                leader: SteeringTarget::Entity(leader),
                 offset,
             },
-            Position(Vec2::new(-60.0, 240.0)),
+            AgentPosition(Vec2::new(-60.0, 240.0)),
         ))
         .id();
     let turn = 6.0;
@@ -161,14 +160,18 @@ pub fn escort(hz: f64) -> [f32; 3] {
         step += 1;
         let t = (step as f64 / hz) as f32;
         if step == (turn * hz) as u64 {
-            let x = world.get::<Position>(leader).unwrap().x;
-            *world.get_mut::<Behavior>(leader).unwrap() =
-                Behavior::Seek(Target::Point(Vec2::new(x, 1e6)));
+            let x = world.get::<AgentPosition>(leader).unwrap().x;
+            *world.get_mut::<SteeringBehavior>(leader).unwrap() =
+                SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(x, 1e6)));
         }
-        let at = world.get::<Position>(leader).unwrap().0;
-        let heading = world.get::<Heading>(leader).unwrap().0.as_vec2();
+        let at = world.get::<AgentPosition>(leader).unwrap().0;
+        let heading = world.get::<AgentHeading>(leader).unwrap().0.as_vec2();
         let place = bevy_reynolds::reynolds::behaviors::slot_position(at, heading, offset);
-        let off = world.get::<Position>(escort).unwrap().0.distance(place);
+        let off = world
+            .get::<AgentPosition>(escort)
+            .unwrap()
+            .0
+            .distance(place);
         if (3.0..turn as f32).contains(&t) {
             before = before.max(off);
         }
@@ -193,9 +196,9 @@ pub fn bodyguard(hz: f64) -> [f32; 2] {
         world
             .spawn((
                 SteeringAgent,
-                Behavior::Seek(Target::Point(from + vel * 1e4)),
-                Position(from),
-                Velocity(vel),
+                SteeringBehavior::Seek(SteeringTarget::Point(from + vel * 1e4)),
+                AgentPosition(from),
+                AgentVelocity(vel),
                 SteeringParams {
                     max_speed: vel.length(),
                     ..default()
@@ -208,8 +211,11 @@ pub fn bodyguard(hz: f64) -> [f32; 2] {
     let guard = world
         .spawn((
             SteeringAgent,
-            Behavior::Interpose(Target::Entity(vip), Target::Entity(threat)),
-            Position(Vec2::new(-100.0, 100.0)),
+            SteeringBehavior::Interpose(
+                SteeringTarget::Entity(vip),
+                SteeringTarget::Entity(threat),
+            ),
+            AgentPosition(Vec2::new(-100.0, 100.0)),
         ))
         .id();
     let (start, drift) = (Vec2::new(0.0, 150.0), Vec2::new(70.0, 30.0).normalize());
@@ -217,7 +223,7 @@ pub fn bodyguard(hz: f64) -> [f32; 2] {
     let (mut off_line, mut off_middle) = (0.0f32, 0.0f32);
     run_steps(&mut app, (hz * 6.0) as u64, |world| {
         step += 1;
-        let at = |e: Entity| world.get::<Position>(e).unwrap().0;
+        let at = |e: Entity| world.get::<AgentPosition>(e).unwrap().0;
         let middle = (at(vip) + at(threat)) / 2.0;
         let g = at(guard);
         if step as f64 / hz >= 2.0 {
@@ -244,11 +250,11 @@ pub fn followers(hz: f64) -> [f32; 3] {
             world
                 .spawn((
                     SteeringAgent,
-                    Behavior::FollowLeader {
-                        leader: Target::Entity(leader),
+                    SteeringBehavior::FollowLeader {
+                        leader: SteeringTarget::Entity(leader),
                         behind: 40.0,
                     },
-                    Position(at),
+                    AgentPosition(at),
                     body(TOP_SPEED),
                 ))
                 .id()
@@ -261,13 +267,13 @@ pub fn followers(hz: f64) -> [f32; 3] {
     run_steps(&mut app, (hz * 10.0) as u64, |world| {
         step += 1;
         if step == turn {
-            *world.get_mut::<Behavior>(leader).unwrap() =
-                Behavior::Seek(Target::Point(Vec2::new(-1e6, 0.0)));
+            *world.get_mut::<SteeringBehavior>(leader).unwrap() =
+                SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(-1e6, 0.0)));
         }
-        let at = world.get::<Position>(leader).unwrap().0;
-        let forward = world.get::<Heading>(leader).unwrap().0.as_vec2();
+        let at = world.get::<AgentPosition>(leader).unwrap().0;
+        let forward = world.get::<AgentHeading>(leader).unwrap().0.as_vec2();
         for (i, f) in followers.iter().enumerate() {
-            let rel = world.get::<Position>(*f).unwrap().0 - at;
+            let rel = world.get::<AgentPosition>(*f).unwrap().0 - at;
             nearest = nearest.min(rel.length());
             let (ahead, aside) = (rel.dot(forward), rel.dot(forward.perp()));
             if ahead > 0.0 && ahead < 80.0 && aside.abs() < 2.0 * RADIUS {
@@ -278,10 +284,10 @@ pub fn followers(hz: f64) -> [f32; 3] {
             }
         }
     });
-    let at = app.world().get::<Position>(leader).unwrap().0;
+    let at = app.world().get::<AgentPosition>(leader).unwrap().0;
     let farthest = followers
         .iter()
-        .map(|f| app.world().get::<Position>(*f).unwrap().0.distance(at))
+        .map(|f| app.world().get::<AgentPosition>(*f).unwrap().0.distance(at))
         .fold(0.0, f32::max);
     [(longest as f64 / hz) as f32, nearest, farthest]
 }
@@ -310,15 +316,15 @@ pub fn hide_with<B: Bundle>(hz: f64, prey: impl FnOnce(Entity) -> B) -> [f32; 2]
     let mut app = headless_app(hz, 3, SteeringSettings::default());
     let world = app.world_mut();
     for &(center, radius) in &rocks {
-        world.spawn((Obstacle::circle(radius), Position(center)));
+        world.spawn((SteeringObstacle::circle(radius), AgentPosition(center)));
     }
     let keep = Containment::rect(field.0, field.1);
     let hunter = world
         .spawn((
             SteeringAgent,
-            Behavior::Wander,
+            SteeringBehavior::Wander,
             keep.clone(),
-            Position(Vec2::new(200.0, 140.0)),
+            AgentPosition(Vec2::new(200.0, 140.0)),
             body(TOP_SPEED),
         ))
         .id();
@@ -327,7 +333,7 @@ pub fn hide_with<B: Bundle>(hz: f64, prey: impl FnOnce(Entity) -> B) -> [f32; 2]
             SteeringAgent,
             prey(hunter),
             keep,
-            Position(Vec2::new(400.0, 300.0)),
+            AgentPosition(Vec2::new(400.0, 300.0)),
             body(TOP_SPEED),
         ))
         .id();
@@ -338,8 +344,8 @@ pub fn hide_with<B: Bundle>(hz: f64, prey: impl FnOnce(Entity) -> B) -> [f32; 2]
         if (step as f64) < 2.0 * hz {
             return;
         }
-        let h = world.get::<Position>(hunter).unwrap().0;
-        let p = world.get::<Position>(hider).unwrap().0;
+        let h = world.get::<AgentPosition>(hunter).unwrap().0;
+        let p = world.get::<AgentPosition>(hider).unwrap().0;
         closest = closest.min(h.distance(p));
         let blocked = rocks.iter().any(|&(center, radius)| {
             let along = ((center - h).dot(p - h) / (p - h).length_squared()).clamp(0.0, 1.0);
@@ -365,7 +371,7 @@ pub fn spawn_squad(world: &mut World, at: Vec2, squad: &Squad) -> (Entity, Vec<E
                 right_of_way: 1,
                 ..default()
             },
-            Position(at),
+            AgentPosition(at),
             body(0.6 * TOP_SPEED),
         ))
         .id();
@@ -376,7 +382,7 @@ pub fn spawn_squad(world: &mut World, at: Vec2, squad: &Squad) -> (Entity, Vec<E
                 .spawn((
                     InFormation(leader),
                     AvoidAgents::default(),
-                    Position(place),
+                    AgentPosition(place),
                     body(TOP_SPEED),
                 ))
                 .id()
@@ -390,13 +396,13 @@ pub fn spawn_squad(world: &mut World, at: Vec2, squad: &Squad) -> (Entity, Vec<E
 /// nearest member; the farthest of those (so 0 only if no place is empty).
 pub fn off_places(world: &mut World, leader: Entity) -> f32 {
     let members: Vec<Vec2> = world
-        .query::<(&InFormation, &Position)>()
+        .query::<(&InFormation, &AgentPosition)>()
         .iter(world)
         .filter(|(of, _)| of.0 == leader)
         .map(|(_, p)| p.0)
         .collect();
     let formation = world.get::<Formation>(leader).unwrap();
-    let at = world.get::<Position>(leader).unwrap().0;
+    let at = world.get::<AgentPosition>(leader).unwrap().0;
     let heading = world.get::<FormationState>(leader).unwrap().facing;
     let n = members.len();
     (0..n)
@@ -430,7 +436,7 @@ pub fn crossings(paths: &[Vec<Vec2>]) -> usize {
 fn deepest_overlap(world: &World, agents: &[Entity]) -> f32 {
     let at: Vec<Vec2> = agents
         .iter()
-        .map(|&a| world.get::<Position>(a).unwrap().0)
+        .map(|&a| world.get::<AgentPosition>(a).unwrap().0)
         .collect();
     let mut deepest = 0.0f32;
     for i in 0..at.len() {
@@ -476,8 +482,8 @@ pub fn door(hz: f64, squad: &Squad) -> DoorReport {
     let world = app.world_mut();
     for &(lo, hi) in &walls {
         world.spawn((
-            Obstacle::polygon([lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]),
-            Position(Vec2::ZERO),
+            SteeringObstacle::polygon([lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]),
+            AgentPosition(Vec2::ZERO),
         ));
     }
     let (leader, members) = spawn_squad(world, Vec2::ZERO, squad);
@@ -503,7 +509,7 @@ pub fn door(hz: f64, squad: &Squad) -> DoorReport {
             .deepest_overlap_px
             .max(deepest_overlap(world, &everyone));
         for &a in &everyone {
-            let p = world.get::<Position>(a).unwrap().0;
+            let p = world.get::<AgentPosition>(a).unwrap().0;
             for &(lo, hi) in &walls {
                 let gap = (p - p.clamp(lo, hi)).length() - RADIUS;
                 report.nearest_wall_px = report.nearest_wall_px.min(gap);
@@ -512,7 +518,7 @@ pub fn door(hz: f64, squad: &Squad) -> DoorReport {
         report.went_column |= world.get::<FormationState>(leader).unwrap().in_column;
         let last_x = members
             .iter()
-            .map(|&m| world.get::<Position>(m).unwrap().x)
+            .map(|&m| world.get::<AgentPosition>(m).unwrap().x)
             .fold(f32::INFINITY, f32::min);
         if report.through_s.is_none() && last_x > 810.0 + RADIUS {
             report.through_s = Some(t);
@@ -522,7 +528,7 @@ pub fn door(hz: f64, squad: &Squad) -> DoorReport {
             .is_some_and(|at| t >= at + 3.0 && t <= at + 6.0)
         {
             report.off_after_px = report.off_after_px.max(off_places(world, leader));
-            report.leader_x = world.get::<Position>(leader).unwrap().x;
+            report.leader_x = world.get::<AgentPosition>(leader).unwrap().x;
         }
     });
     report
@@ -561,12 +567,12 @@ pub fn wheel(hz: f64, squad: &Squad) -> TurnReport {
     let mut step = 0u64;
     run_steps(&mut app, (hz * 20.0) as u64, |world| {
         step += 1;
-        let at = world.get::<Position>(leader).unwrap().0;
+        let at = world.get::<AgentPosition>(leader).unwrap().0;
         if at.x < 500.0 || (step as f64) < hz {
             return;
         }
         for (path, &m) in paths.iter_mut().zip(&members) {
-            path.push(world.get::<Position>(m).unwrap().0);
+            path.push(world.get::<AgentPosition>(m).unwrap().0);
         }
         off_px = off_px.max(off_places(world, leader));
     });
@@ -586,7 +592,9 @@ pub fn about_face(hz: f64, squad: &Squad) -> TurnReport {
     let (leader, members) = spawn_squad(world, Vec2::ZERO, squad);
     world
         .entity_mut(leader)
-        .insert(Behavior::Seek(Target::Point(Vec2::new(1e5, 0.0))));
+        .insert(SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(
+            1e5, 0.0,
+        ))));
     let mut paths: Vec<Vec<Vec2>> = vec![Vec::new(); members.len()];
     let mut off_px = 0.0f32;
     let mut step = 0u64;
@@ -594,14 +602,14 @@ pub fn about_face(hz: f64, squad: &Squad) -> TurnReport {
     run_steps(&mut app, (hz * 12.0) as u64, |world| {
         step += 1;
         if step == order {
-            *world.get_mut::<Behavior>(leader).unwrap() =
-                Behavior::Seek(Target::Point(Vec2::new(-1e5, 0.0)));
+            *world.get_mut::<SteeringBehavior>(leader).unwrap() =
+                SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(-1e5, 0.0)));
         }
         if step < order {
             return;
         }
         for (path, &m) in paths.iter_mut().zip(&members) {
-            path.push(world.get::<Position>(m).unwrap().0);
+            path.push(world.get::<AgentPosition>(m).unwrap().0);
         }
         if step as f64 >= 8.0 * hz {
             off_px = off_px.max(off_places(world, leader));
@@ -636,7 +644,9 @@ pub fn fall_and_join(hz: f64, squad: &Squad) -> FallAndJoinReport {
     let (leader, members) = spawn_squad(world, Vec2::ZERO, squad);
     world
         .entity_mut(leader)
-        .insert(Behavior::Seek(Target::Point(Vec2::new(1e5, 0.0))));
+        .insert(SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(
+            1e5, 0.0,
+        ))));
     let mut report = FallAndJoinReport {
         after_fall: 0,
         off_after_fall_px: 0.0,
@@ -653,12 +663,12 @@ pub fn fall_and_join(hz: f64, squad: &Squad) -> FallAndJoinReport {
             }
         }
         if step == (6.0 * hz) as u64 {
-            let at = world.get::<Position>(leader).unwrap().0;
+            let at = world.get::<AgentPosition>(leader).unwrap().0;
             for y in [-60.0, 60.0] {
                 world.spawn((
                     InFormation(leader),
                     AvoidAgents::default(),
-                    Position(at + Vec2::new(-300.0, y)),
+                    AgentPosition(at + Vec2::new(-300.0, y)),
                     body(TOP_SPEED),
                 ));
             }

@@ -11,7 +11,6 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::navigate::{Ground as OpenGround, Solid, WalkableArea};
-use bevy_reynolds::{DesiredVelocity, NavigationRoute, Position};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
@@ -206,10 +205,10 @@ pub fn move_order(
     };
     let world = app.world_mut();
     for (center, radius) in &level.circles {
-        world.spawn((Obstacle::circle(*radius), Position(*center)));
+        world.spawn((SteeringObstacle::circle(*radius), AgentPosition(*center)));
     }
     for (a, b) in &level.walls {
-        world.spawn(Obstacle::wall(*a, *b));
+        world.spawn(SteeringObstacle::wall(*a, *b));
     }
     let agents: Vec<Entity> = places
         .iter()
@@ -218,7 +217,7 @@ pub fn move_order(
                 .spawn((
                     SteeringAgent,
                     AvoidAgents::default(),
-                    Position(*p),
+                    AgentPosition(*p),
                     params,
                     DesiredVelocity::default(),
                 ))
@@ -251,7 +250,11 @@ pub fn move_order(
     let mut before: Vec<Duration> = (0..hz as usize).map(|_| paced_step(&mut app)).collect();
     let ordered_at: Vec<Vec2> = agents
         .iter()
-        .map(|a| app.world().get::<Position>(*a).map_or(Vec2::ZERO, |p| p.0))
+        .map(|a| {
+            app.world()
+                .get::<AgentPosition>(*a)
+                .map_or(Vec2::ZERO, |p| p.0)
+        })
         .collect();
     for (agent, target) in agents.iter().zip(&targets) {
         app.world_mut()
@@ -271,7 +274,7 @@ pub fn move_order(
         after.push(paced_step(&mut app));
         let world = app.world();
         for (k, agent) in agents.iter().enumerate() {
-            let pos = world.get::<Position>(*agent).map_or(last[k], |p| p.0);
+            let pos = world.get::<AgentPosition>(*agent).map_or(last[k], |p| p.0);
             if step <= WATCHED {
                 wishes[k][step - 1] = world
                     .get::<DesiredVelocity>(*agent)

@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::navigate::{Ground, RouteEnd, Solid, WalkableArea};
-use bevy_reynolds::{NavigationAreas, NavigationRoute, NavigationSettings, Position};
 use polyanya::{Mesh, Triangulation};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -38,19 +37,21 @@ pub fn square() -> Vec<Vec2> {
 }
 
 /// Obstacles placed where they are, as the core's solids.
-pub fn solids(obstacles: &[(Vec2, Obstacle)]) -> Vec<Solid> {
+pub fn solids(obstacles: &[(Vec2, SteeringObstacle)]) -> Vec<Solid> {
     obstacles
         .iter()
         .map(|(at, obstacle)| match obstacle {
-            Obstacle::Circle { radius } => Solid::Circle {
+            SteeringObstacle::Circle { radius } => Solid::Circle {
                 center: *at,
                 radius: *radius,
             },
-            Obstacle::Wall { a, b } => Solid::Wall {
+            SteeringObstacle::Wall { a, b } => Solid::Wall {
                 a: *at + *a,
                 b: *at + *b,
             },
-            Obstacle::Polygon { points } => Solid::Ring(points.iter().map(|p| *at + *p).collect()),
+            SteeringObstacle::Polygon { points } => {
+                Solid::Ring(points.iter().map(|p| *at + *p).collect())
+            }
         })
         .collect()
 }
@@ -59,15 +60,15 @@ pub fn solids(obstacles: &[(Vec2, Obstacle)]) -> Vec<Solid> {
 /// vleue_navigator builds it (the obstacles' outlines added to a
 /// triangulation of the square, grown by the body with Polyanya's own
 /// rounded offsets, the outer edge too; merged and baked).
-pub fn peer_mesh(obstacles: &[(Vec2, Obstacle)], body: f32) -> Mesh {
+pub fn peer_mesh(obstacles: &[(Vec2, SteeringObstacle)], body: f32) -> Mesh {
     let mut triangulation = Triangulation::from_outer_edges(&square());
     triangulation.add_obstacles(obstacles.iter().map(|(at, obstacle)| {
         match obstacle {
-            Obstacle::Circle { radius } => (0..32)
+            SteeringObstacle::Circle { radius } => (0..32)
                 .map(|i| *at + Vec2::from_angle(i as f32 * TAU / 32.0) * *radius)
                 .collect::<Vec<_>>(),
-            Obstacle::Wall { a, b } => vec![*at + *a, *at + *b],
-            Obstacle::Polygon { points } => points.iter().map(|p| *at + *p).collect(),
+            SteeringObstacle::Wall { a, b } => vec![*at + *a, *at + *b],
+            SteeringObstacle::Polygon { points } => points.iter().map(|p| *at + *p).collect(),
         }
     }));
     triangulation.set_agent_radius(body);
@@ -245,12 +246,12 @@ pub fn navigation_app(
     let area = WalkableArea::new(&solids(&level), Ground::Within(&square()), ROUTE_BODY);
     let world = app.world_mut();
     for (at, obstacle) in level {
-        world.spawn((obstacle, Position(at)));
+        world.spawn((obstacle, AgentPosition(at)));
     }
     let inside = Containment::rect(Vec2::ZERO, Vec2::splat(LEVEL_SIDE));
     for _ in 0..agents {
         let (from, to) = (free_point(&area, &mut rng), free_point(&area, &mut rng));
-        world.spawn((Navigate::to(to), Position(from), inside.clone()));
+        world.spawn((Navigate::to(to), AgentPosition(from), inside.clone()));
     }
     (app, area, rng)
 }
@@ -359,7 +360,7 @@ pub fn send_workload(
     let world = app.world_mut();
     let mut sent = world.query::<&mut Navigate>();
     for mut navigate in sent.iter_mut(world) {
-        navigate.goal = Goal::Point(free_point(&area, &mut rng));
+        navigate.goal = NavigationGoal::Point(free_point(&area, &mut rng));
     }
     let mut sending = Vec::with_capacity(steps);
     let mut send_steps = 0;
@@ -372,8 +373,8 @@ pub fn send_workload(
 
     // The ground is made again off the step and taken a set time on.
     app.world_mut().spawn((
-        Obstacle::circle(30.0),
-        Position(free_point(&area, &mut rng)),
+        SteeringObstacle::circle(30.0),
+        AgentPosition(free_point(&area, &mut rng)),
     ));
     let lag = app.world().resource::<NavigationSettings>().area_lag as f64;
     let worst_edit = (0..2 * (lag * BENCH_HZ).ceil() as usize + 2)
@@ -473,8 +474,8 @@ pub fn routes_soak(
             Entity,
             &mut Navigate,
             &NavigationStatus,
-            &Position,
-            &bevy_reynolds::Velocity,
+            &AgentPosition,
+            &AgentVelocity,
         )>();
         for (entity, mut navigate, status, pos, vel) in agents.iter_mut(world) {
             if !(pos.0.is_finite() && vel.0.is_finite()) {
@@ -488,7 +489,7 @@ pub fn routes_soak(
                 } else {
                     report.arrivals += 1;
                 }
-                navigate.goal = Goal::Point(free_point(&area, &mut rng));
+                navigate.goal = NavigationGoal::Point(free_point(&area, &mut rng));
                 sent_at.insert(entity, step);
             }
         }
@@ -501,8 +502,8 @@ pub fn routes_soak(
             let radius = rng.random_range(20.0..40.0);
             let rock = world
                 .spawn((
-                    Obstacle::circle(radius),
-                    Position(free_point(&area, &mut rng)),
+                    SteeringObstacle::circle(radius),
+                    AgentPosition(free_point(&area, &mut rng)),
                 ))
                 .id();
             dropped.push_back(rock);

@@ -10,26 +10,25 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_reynolds::DEFAULT_SEED;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults;
-use bevy_reynolds::{NavigationRoute, Position, Velocity};
 
 use crate::shortest::shortest_length;
 
 /// Which behavior the scenario's agent uses, toward or away from the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BehaviorKind {
-    /// [`Behavior::Seek`].
+    /// [`SteeringBehavior::Seek`].
     Seek,
-    /// [`Behavior::Arrive`].
+    /// [`SteeringBehavior::Arrive`].
     Arrive,
-    /// [`Behavior::Flee`].
+    /// [`SteeringBehavior::Flee`].
     Flee,
-    /// [`Behavior::Pursue`].
+    /// [`SteeringBehavior::Pursue`].
     Pursue,
-    /// [`Behavior::Evade`].
+    /// [`SteeringBehavior::Evade`].
     Evade,
-    /// [`Behavior::Wander`].
+    /// [`SteeringBehavior::Wander`].
     Wander,
-    /// [`Behavior::Graze`].
+    /// [`SteeringBehavior::Graze`].
     Graze,
     /// [`FollowPath`] along the scenario's [`Level::path`] (and no other
     /// behavior).
@@ -74,17 +73,17 @@ impl BehaviorKind {
     }
 
     /// The plugin's behavior toward `target`.
-    pub fn behavior(self, target: Entity) -> Behavior {
-        let target = Target::Entity(target);
+    pub fn behavior(self, target: Entity) -> SteeringBehavior {
+        let target = SteeringTarget::Entity(target);
         match self {
-            BehaviorKind::Seek => Behavior::Seek(target),
-            BehaviorKind::Arrive => Behavior::Arrive(target),
-            BehaviorKind::Flee => Behavior::Flee(target),
-            BehaviorKind::Pursue => Behavior::Pursue(target),
-            BehaviorKind::Evade => Behavior::Evade(target),
-            BehaviorKind::Wander => Behavior::Wander,
-            BehaviorKind::Graze => Behavior::Graze(target),
-            BehaviorKind::Path | BehaviorKind::Navigate => Behavior::Idle,
+            BehaviorKind::Seek => SteeringBehavior::Seek(target),
+            BehaviorKind::Arrive => SteeringBehavior::Arrive(target),
+            BehaviorKind::Flee => SteeringBehavior::Flee(target),
+            BehaviorKind::Pursue => SteeringBehavior::Pursue(target),
+            BehaviorKind::Evade => SteeringBehavior::Evade(target),
+            BehaviorKind::Wander => SteeringBehavior::Wander,
+            BehaviorKind::Graze => SteeringBehavior::Graze(target),
+            BehaviorKind::Path | BehaviorKind::Navigate => SteeringBehavior::Idle,
         }
     }
 }
@@ -389,7 +388,7 @@ struct MovingTarget;
 
 fn move_targets(
     time: Res<Time>,
-    mut targets: Query<(&mut Position, &Velocity), With<MovingTarget>>,
+    mut targets: Query<(&mut AgentPosition, &AgentVelocity), With<MovingTarget>>,
 ) {
     for (mut pos, vel) in &mut targets {
         pos.0 += vel.0 * time.delta_secs();
@@ -582,8 +581,8 @@ impl Scenario {
         let target = world
             .spawn((
                 MovingTarget,
-                Position(self.target),
-                Velocity(self.target_vel),
+                AgentPosition(self.target),
+                AgentVelocity(self.target_vel),
             ))
             .id();
         // Facing the way it moves, or, from rest, toward the target: what a
@@ -595,17 +594,17 @@ impl Scenario {
             .spawn((
                 SteeringAgent,
                 self.behavior.behavior(target),
-                Position(self.start),
-                Velocity(self.start_vel),
-                Heading(facing),
+                AgentPosition(self.start),
+                AgentVelocity(self.start_vel),
+                AgentHeading(facing),
             ))
             .id();
         let level = &self.level;
         for (center, radius) in &level.circles {
-            world.spawn((Obstacle::circle(*radius), Position(*center)));
+            world.spawn((SteeringObstacle::circle(*radius), AgentPosition(*center)));
         }
         for (a, b) in &level.walls {
-            world.spawn((Obstacle::wall(*a, *b), Position(Vec2::ZERO)));
+            world.spawn((SteeringObstacle::wall(*a, *b), AgentPosition(Vec2::ZERO)));
         }
         if let Some(points) = &level.contain {
             world
@@ -643,12 +642,14 @@ impl Scenario {
             let t = trajectory.len() as f64 * dt;
             trajectory.push(Sample {
                 t,
-                pos: world.get::<Position>(agent).map_or(Vec2::NAN, |p| p.0),
-                vel: world.get::<Velocity>(agent).map_or(Vec2::NAN, |v| v.0),
+                pos: world.get::<AgentPosition>(agent).map_or(Vec2::NAN, |p| p.0),
+                vel: world.get::<AgentVelocity>(agent).map_or(Vec2::NAN, |v| v.0),
                 heading: world
-                    .get::<Heading>(agent)
+                    .get::<AgentHeading>(agent)
                     .map_or(Vec2::NAN, |h| h.0.as_vec2()),
-                target: world.get::<Position>(target).map_or(Vec2::NAN, |p| p.0),
+                target: world
+                    .get::<AgentPosition>(target)
+                    .map_or(Vec2::NAN, |p| p.0),
                 cursor: world.get::<FollowPath>(agent).map_or(0.0, |f| f.cursor),
             });
             if route_px.is_none()

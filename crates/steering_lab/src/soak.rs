@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use bevy_reynolds::{Position, Velocity};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -104,7 +103,7 @@ impl Soak {
             ..default()
         };
         let mut app = headless_app_with_threads(BENCH_HZ, self.seed, settings, self.threads);
-        let target = Target::Entity(add_circling_target(&mut app));
+        let target = SteeringTarget::Entity(add_circling_target(&mut app));
         let spawn_point = Vec2::splat(side / 2.0);
         let mut rng = Xoshiro128PlusPlus::seed_from_u64(self.seed);
         let mut kind = 0usize;
@@ -113,18 +112,18 @@ impl Soak {
                 .map(|_| {
                     kind += 1;
                     let behavior = match kind % 5 {
-                        0 => Behavior::Seek(target),
-                        1 => Behavior::Arrive(target),
-                        2 => Behavior::Pursue(target),
-                        3 => Behavior::Wander,
-                        _ => Behavior::Graze(target),
+                        0 => SteeringBehavior::Seek(target),
+                        1 => SteeringBehavior::Arrive(target),
+                        2 => SteeringBehavior::Pursue(target),
+                        3 => SteeringBehavior::Wander,
+                        _ => SteeringBehavior::Graze(target),
                     };
                     (
                         Soaker,
                         Flocking::default(),
                         behavior,
-                        Position(spawn_point),
-                        Trail::default(),
+                        AgentPosition(spawn_point),
+                        AgentTrail::default(),
                     )
                 })
                 .collect();
@@ -197,7 +196,13 @@ fn measure(world: &mut World) -> (usize, usize, u64) {
     let grid = world.resource::<NeighborGrid>().memory_bytes();
     let mut trail_bytes = 0;
     let mut nonfinite = 0u64;
-    let mut agents = world.query::<(&Position, &Velocity, &Heading, &Transform, Option<&Trail>)>();
+    let mut agents = world.query::<(
+        &AgentPosition,
+        &AgentVelocity,
+        &AgentHeading,
+        &Transform,
+        Option<&AgentTrail>,
+    )>();
     for (pos, vel, heading, transform, trail) in agents.iter(world) {
         nonfinite += [
             pos.is_finite(),

@@ -1,4 +1,4 @@
-//! The chapter's behaviors, each step: every agent's [`Behavior`] chooses
+//! The model's behaviors, each step: every agent's [`SteeringBehavior`] chooses
 //! its desired velocities, and their weighted steering starts the agent's
 //! [`SteeringAccumulator`] afresh.
 
@@ -12,8 +12,10 @@ use reynolds::combine::PriorityGroups;
 use reynolds::model::{Kinematics, steering};
 use reynolds::wander::{wander, wander_step};
 
-use super::behavior::{Behavior, Part, Target};
-use super::components::{Heading, Position, SteeringAccumulator, SteeringAgent, Velocity};
+use super::behavior::{Part, SteeringBehavior, SteeringTarget};
+use super::components::{
+    AgentHeading, AgentPosition, AgentVelocity, SteeringAccumulator, SteeringAgent,
+};
 use super::ground::GroundPlane;
 use super::measure::MeasuredVelocity;
 use super::params::SteeringParams;
@@ -24,16 +26,16 @@ use crate::passes::{CHEAP, Chunks, Column, Written, for_each_table_chunk};
 /// What an agent can read of any entity it steers toward or away from.
 #[derive(QueryData)]
 pub(crate) struct TargetData {
-    position: Option<&'static Position>,
-    velocity: Option<&'static Velocity>,
+    position: Option<&'static AgentPosition>,
+    velocity: Option<&'static AgentVelocity>,
     measured: Option<&'static MeasuredVelocity>,
     global: Option<&'static GlobalTransform>,
-    heading: Option<&'static Heading>,
+    heading: Option<&'static AgentHeading>,
     params: Option<&'static SteeringParams>,
 }
 
 impl TargetDataItem<'_, '_> {
-    /// The target's position: its simulated [`Position`], else its
+    /// The target's position: its simulated [`AgentPosition`], else its
     /// [`GlobalTransform`]'s translation on the ground.
     fn position(&self, ground: GroundPlane) -> Option<Vector> {
         self.position
@@ -41,7 +43,7 @@ impl TargetDataItem<'_, '_> {
             .or_else(|| self.global.map(|g| ground.to_ground(g.translation())))
     }
 
-    /// The target's velocity: its [`Velocity`], else its measured one, else zero.
+    /// The target's velocity: its [`AgentVelocity`], else its measured one, else zero.
     fn velocity(&self) -> Vector {
         self.velocity
             .map(|v| v.0)
@@ -64,23 +66,30 @@ struct Targets<'a, 'w, 's> {
 /// no longer exists (or has no position). Inlined where it is called: a
 /// point, or the entity looked up last, costs a compare.
 #[inline(always)]
-fn resolve(target: Target, targets: &Targets, cache: &mut TargetCache) -> Option<(Vector, Vector)> {
+fn resolve(
+    target: SteeringTarget,
+    targets: &Targets,
+    cache: &mut TargetCache,
+) -> Option<(Vector, Vector)> {
     match target {
-        Target::Point(point) => Some((point, Vector::ZERO)),
-        Target::Entity(entity) => match *cache {
+        SteeringTarget::Point(point) => Some((point, Vector::ZERO)),
+        SteeringTarget::Entity(entity) => match *cache {
             Some((cached, found)) if cached == entity => found,
             _ => look_up(entity, targets, cache),
         },
     }
 }
 
-/// A leader's place, velocity, the way it faces (its [`Heading`], else
+/// A leader's place, velocity, the way it faces (its [`AgentHeading`], else
 /// its velocity's) and its body's radius (if it has [`SteeringParams`]), in
 /// one lookup; `None` if it is an entity that no longer exists.
-fn leader_of(target: Target, targets: &Targets) -> Option<(Vector, Vector, Vector, Option<f32>)> {
+fn leader_of(
+    target: SteeringTarget,
+    targets: &Targets,
+) -> Option<(Vector, Vector, Vector, Option<f32>)> {
     let entity = match target {
-        Target::Point(point) => return Some((point, Vector::ZERO, Vector::ZERO, None)),
-        Target::Entity(entity) => entity,
+        SteeringTarget::Point(point) => return Some((point, Vector::ZERO, Vector::ZERO, None)),
+        SteeringTarget::Entity(entity) => entity,
     };
     let data = targets.query.get(entity).ok()?;
     let (pos, vel) = (data.position(targets.ground)?, data.velocity());
@@ -100,12 +109,12 @@ fn look_up(entity: Entity, targets: &Targets, cache: &mut TargetCache) -> Option
     found
 }
 
-/// The desired velocity of one of the chapter's behaviors (a [`Part`]'s),
+/// The desired velocity of one of the model's behaviors (a [`Part`]'s),
 /// `None` if its target is gone. (Blends and grazers are split into parts
 /// before they get here: were one to, it would ask for nothing.)
 #[inline(always)]
 fn desired_velocity(
-    behavior: &Behavior,
+    behavior: &SteeringBehavior,
     kinematics: Kinematics,
     params: &SteeringParams,
     targets: &Targets,
@@ -116,34 +125,34 @@ fn desired_velocity(
     let Kinematics { pos, vel } = kinematics;
     let max_speed = params.max_speed;
     Some(match *behavior {
-        Behavior::Seek(target) => seek(pos, resolve(target, targets, cache)?.0, max_speed),
-        Behavior::Arrive(target) => arrive(
+        SteeringBehavior::Seek(target) => seek(pos, resolve(target, targets, cache)?.0, max_speed),
+        SteeringBehavior::Arrive(target) => arrive(
             pos,
             resolve(target, targets, cache)?.0,
             max_speed,
             params.slowing_radius,
         ),
-        Behavior::Flee(target) => flee(
+        SteeringBehavior::Flee(target) => flee(
             pos,
             vel,
             resolve(target, targets, cache)?.0,
             max_speed,
             params.panic_radius,
         ),
-        Behavior::Pursue(target) => {
+        SteeringBehavior::Pursue(target) => {
             let (target_pos, target_vel) = resolve(target, targets, cache)?;
             pursue(pos, target_pos, target_vel, max_speed)
         }
-        Behavior::Evade(target) => {
+        SteeringBehavior::Evade(target) => {
             let (threat, threat_vel) = resolve(target, targets, cache)?;
             evade(pos, vel, threat, threat_vel, max_speed, params.panic_radius)
         }
-        Behavior::OffsetPursuit { leader, offset } => {
+        SteeringBehavior::OffsetPursuit { leader, offset } => {
             let (leader_pos, leader_vel, heading, _) = leader_of(leader, targets)?;
             let slot = slot_position(leader_pos, heading, offset);
             offset_pursuit(pos, slot, leader_vel, max_speed, params.slowing_radius)
         }
-        Behavior::FollowLeader { leader, behind } => {
+        SteeringBehavior::FollowLeader { leader, behind } => {
             let (leader_pos, leader_vel, heading, leader_radius) = leader_of(leader, targets)?;
             let clear = leader_radius.unwrap_or(params.radius) + params.radius;
             follow_leader(
@@ -157,7 +166,7 @@ fn desired_velocity(
                 params.slowing_radius,
             )
         }
-        Behavior::Interpose(a, b) => {
+        SteeringBehavior::Interpose(a, b) => {
             let (a_pos, a_vel) = resolve(a, targets, cache)?;
             let (b_pos, b_vel) = resolve(b, targets, cache)?;
             interpose(
@@ -170,8 +179,8 @@ fn desired_velocity(
                 params.slowing_radius,
             )
         }
-        Behavior::Wander => wander(wandering.step(dt, params.wander_rate), max_speed),
-        Behavior::Idle | Behavior::Graze(_) | Behavior::Blend(_) => vel,
+        SteeringBehavior::Wander => wander(wandering.step(dt, params.wander_rate), max_speed),
+        SteeringBehavior::Idle | SteeringBehavior::Graze(_) | SteeringBehavior::Blend(_) => vel,
     })
 }
 
@@ -197,7 +206,7 @@ impl Wandering<'_, '_> {
 /// The first system of
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors): each
 /// agent's accumulator starts the step afresh with the weighted steering of
-/// each part of its [`Behavior`] toward the velocity that part desires.
+/// each part of its [`SteeringBehavior`] toward the velocity that part desires.
 ///
 /// Over each table's columns as slices (a contiguous query), as the
 /// integration is: an agent handed to a closure item by item costs a copy
@@ -210,9 +219,9 @@ pub(crate) fn behave(
     mut agents: Query<
         (
             Entity,
-            &Position,
-            &Velocity,
-            Option<&Behavior>,
+            &AgentPosition,
+            &AgentVelocity,
+            Option<&SteeringBehavior>,
             &SteeringParams,
             &mut WanderAngle,
             &mut WanderRng,
@@ -330,9 +339,9 @@ impl Behaving<'_, '_, '_, '_> {
 #[derive(Clone, Copy)]
 struct BehaviorColumns<'w> {
     entities: &'w [Entity],
-    pos: &'w [Position],
-    vel: &'w [Velocity],
-    behaviors: Option<&'w [Behavior]>,
+    pos: &'w [AgentPosition],
+    vel: &'w [AgentVelocity],
+    behaviors: Option<&'w [SteeringBehavior]>,
     params: &'w [SteeringParams],
 }
 

@@ -1,36 +1,36 @@
-//! What an agent does: a [`Behavior`], the chapter's behaviors and their
-//! weighted blends, each toward or away from a [`Target`].
+//! What an agent does: a [`SteeringBehavior`], the model's behaviors and their
+//! weighted blends, each toward or away from a [`SteeringTarget`].
 
 use bevy::prelude::*;
 use reynolds::math::sanitize_weight;
 
-use super::params::Priority;
+use super::params::SteeringPriority;
 use crate::math::Vector;
 
 /// What a behavior steers toward or away from.
 #[derive(Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Debug, PartialEq)]
-pub enum Target {
+pub enum SteeringTarget {
     /// A fixed point in the world, which never moves.
     Point(Vector),
-    /// Another entity: its [`Position`](crate::Position) if it has one, else
+    /// Another entity: its [`AgentPosition`](crate::AgentPosition) if it has one, else
     /// its [`GlobalTransform`]'s translation; its
-    /// [`Velocity`](crate::Velocity) if it has one, else its
+    /// [`AgentVelocity`](crate::AgentVelocity) if it has one, else its
     /// [`MeasuredVelocity`](crate::MeasuredVelocity), else zero. If the
     /// entity is gone, the behavior asks for no steering, and a warning is
     /// logged once.
     Entity(Entity),
 }
 
-impl From<Vector> for Target {
+impl From<Vector> for SteeringTarget {
     fn from(point: Vector) -> Self {
-        Target::Point(point)
+        SteeringTarget::Point(point)
     }
 }
 
-impl From<Entity> for Target {
+impl From<Entity> for SteeringTarget {
     fn from(entity: Entity) -> Self {
-        Target::Entity(entity)
+        SteeringTarget::Entity(entity)
     }
 }
 
@@ -43,43 +43,43 @@ impl From<Entity> for Target {
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
 /// let mouse = Vec2::new(500.0, 350.0);
-/// let grazer = Behavior::Graze(Target::Point(mouse));
+/// let grazer = SteeringBehavior::Graze(SteeringTarget::Point(mouse));
 /// // The same, spelled out, with a weight of its own:
-/// let jumpy = Behavior::Blend(vec![
-///     Weighted::new(1.0, Behavior::Wander),
-///     Weighted::new(5.0, Behavior::Flee(Target::Point(mouse))),
+/// let jumpy = SteeringBehavior::Blend(vec![
+///     Weighted::new(1.0, SteeringBehavior::Wander),
+///     Weighted::new(5.0, SteeringBehavior::Flee(SteeringTarget::Point(mouse))),
 /// ]);
 /// ```
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
 #[reflect(Component, Debug, Default, PartialEq)]
-pub enum Behavior {
+pub enum SteeringBehavior {
     /// No steering: the agent keeps the velocity it has.
     #[default]
     Idle,
     /// Full speed, straight at the target
     /// ([`seek`](reynolds::behaviors::seek)).
-    Seek(Target),
+    Seek(SteeringTarget),
     /// Seek, slowing down inside the slowing radius
     /// ([`arrive`](reynolds::behaviors::arrive)).
-    Arrive(Target),
+    Arrive(SteeringTarget),
     /// Full speed away from the threat inside the panic radius
     /// ([`flee`](reynolds::behaviors::flee)).
-    Flee(Target),
+    Flee(SteeringTarget),
     /// Seek where the target will be
     /// ([`pursue`](reynolds::behaviors::pursue)).
-    Pursue(Target),
+    Pursue(SteeringTarget),
     /// Flee from where the threat will be
     /// ([`evade`](reynolds::behaviors::evade)).
-    Evade(Target),
+    Evade(SteeringTarget),
     /// Head along a drifting angle ([`wander`](reynolds::wander::wander)).
     Wander,
-    /// The chapter's grazer: wander, plus flee from the threat weighted by
+    /// The model's grazer: wander, plus flee from the threat weighted by
     /// [`SteeringParams::graze_flee_weight`](crate::SteeringParams::graze_flee_weight)
     /// (3). Far from the threat flee asks for nothing, so it wanders; inside
     /// the panic radius flee swamps wander, and it bolts.
-    Graze(Target),
+    Graze(SteeringTarget),
     /// Hold a slot that moves with a leader: `offset.x` ahead of it along
-    /// its [`Heading`](crate::Heading) (the way its velocity points, if it
+    /// its [`AgentHeading`](crate::AgentHeading) (the way its velocity points, if it
     /// has none), `offset.y` to its left; arriving there and moving with it
     /// ([`offset_pursuit`](reynolds::behaviors::offset_pursuit)). An escort
     /// beside a convoy, a wingman.
@@ -88,21 +88,21 @@ pub enum Behavior {
     /// # use bevy::prelude::*;
     /// # use bevy_reynolds::prelude::*;
     /// # let mut world = World::new();
-    /// let leader = world.spawn((SteeringAgent, Behavior::Wander)).id();
+    /// let leader = world.spawn((SteeringAgent, SteeringBehavior::Wander)).id();
     /// // 40 px behind the leader and 30 px to its left.
     /// world.spawn((
     ///     SteeringAgent,
-    ///     Behavior::OffsetPursuit { leader: Target::Entity(leader), offset: Vec2::new(-40.0, 30.0) },
+    ///     SteeringBehavior::OffsetPursuit { leader: SteeringTarget::Entity(leader), offset: Vec2::new(-40.0, 30.0) },
     /// ));
     /// ```
     OffsetPursuit {
         /// Whom it keeps its place by.
-        leader: Target,
+        leader: SteeringTarget,
         /// Its place, in the leader's frame: ahead, and to its left.
         offset: Vector,
     },
     /// Follow a leader as Reynolds describes it: keep `behind` it along its
-    /// [`Heading`](crate::Heading), and, found in its way (ahead of it,
+    /// [`AgentHeading`](crate::AgentHeading), and, found in its way (ahead of it,
     /// nearer than `behind`, within the two bodies' radii of the line it
     /// walks), step out of it sideways
     /// ([`follow_leader`](reynolds::behaviors::follow_leader)). With
@@ -112,26 +112,26 @@ pub enum Behavior {
     /// two thirds of their leader's pace.)
     FollowLeader {
         /// Whom it follows.
-        leader: Target,
+        leader: SteeringTarget,
         /// How far behind it, along its heading.
         behind: f32,
     },
     /// Stand between two agents, at the midpoint of where they will be by
     /// the time it could get there ([`interpose`](reynolds::behaviors::interpose)):
     /// a bodyguard between a VIP and a threat.
-    Interpose(Target, Target),
+    Interpose(SteeringTarget, SteeringTarget),
     /// Any weighted sum of behaviors (blends and grazers among them).
     Blend(Vec<Weighted>),
 }
 
-/// A [`Behavior`] with a weight and a [`Priority`]: a part of a
-/// [`Behavior::Blend`].
+/// A [`SteeringBehavior`] with a weight and a [`SteeringPriority`]: a part of a
+/// [`SteeringBehavior::Blend`].
 ///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// let threat = Target::Point(Vec2::new(500.0, 350.0));
-/// let flee_first = Weighted::new(3.0, Behavior::Flee(threat)).with_priority(Priority::High);
+/// let threat = SteeringTarget::Point(Vec2::new(500.0, 350.0));
+/// let flee_first = Weighted::new(3.0, SteeringBehavior::Flee(threat)).with_priority(SteeringPriority::High);
 /// ```
 #[derive(Reflect, Debug, Clone, PartialEq)]
 #[reflect(Debug, PartialEq)]
@@ -140,52 +140,52 @@ pub struct Weighted {
     /// weights count as 0.
     pub weight: f32,
     /// The part.
-    pub behavior: Behavior,
+    pub behavior: SteeringBehavior,
     /// The part's group when the agent combines by priority (the group of
     /// every behavior inside it, for a blend).
-    pub priority: Priority,
+    pub priority: SteeringPriority,
 }
 
 impl Weighted {
     /// `behavior`, weighted `weight`, at the normal priority.
-    pub const fn new(weight: f32, behavior: Behavior) -> Self {
+    pub const fn new(weight: f32, behavior: SteeringBehavior) -> Self {
         Self {
             weight,
             behavior,
-            priority: Priority::Normal,
+            priority: SteeringPriority::Normal,
         }
     }
 
     /// The same part at `priority`.
-    pub fn with_priority(mut self, priority: Priority) -> Self {
+    pub fn with_priority(mut self, priority: SteeringPriority) -> Self {
         self.priority = priority;
         self
     }
 }
 
-/// One of the chapter's behaviors inside a [`Behavior`], as
-/// [`Behavior::for_each_part`] hands it out: a behavior that is not a
+/// One of the model's behaviors inside a [`SteeringBehavior`], as
+/// [`SteeringBehavior::for_each_part`] hands it out: a behavior that is not a
 /// blend nor a grazer, its weight (sane, and multiplied through the blends
 /// round it) and its group.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Part<'a> {
     /// The weight: finite and not negative.
     pub weight: f32,
-    /// The behavior: any but [`Idle`](Behavior::Idle),
-    /// [`Graze`](Behavior::Graze) and [`Blend`](Behavior::Blend).
-    pub behavior: &'a Behavior,
+    /// The behavior: any but [`Idle`](SteeringBehavior::Idle),
+    /// [`Graze`](SteeringBehavior::Graze) and [`Blend`](SteeringBehavior::Blend).
+    pub behavior: &'a SteeringBehavior,
     /// Its group.
-    pub priority: Priority,
+    pub priority: SteeringPriority,
 }
 
-impl Behavior {
-    /// Calls `f` with each of the chapter's behaviors it is made of. A
+impl SteeringBehavior {
+    /// Calls `f` with each of the model's behaviors it is made of. A
     /// behavior that is neither a blend nor a grazer is one part of weight
-    /// 1 at the normal priority; [`Behavior::Idle`] has none; a grazer is
+    /// 1 at the normal priority; [`SteeringBehavior::Idle`] has none; a grazer is
     /// wander and flee, weighted 1 and `graze_flee_weight`.
     #[inline]
     pub fn for_each_part(&self, graze_flee_weight: f32, mut f: impl FnMut(Part)) {
-        self.parts(1.0, Priority::Normal, graze_flee_weight, &mut f);
+        self.parts(1.0, SteeringPriority::Normal, graze_flee_weight, &mut f);
     }
 
     /// [`for_each_part`](Self::for_each_part), inside a blend of `weight`
@@ -194,27 +194,27 @@ impl Behavior {
     fn parts(
         &self,
         weight: f32,
-        priority: Priority,
+        priority: SteeringPriority,
         graze_flee_weight: f32,
         f: &mut impl FnMut(Part),
     ) {
         match self {
-            Behavior::Idle => {}
-            Behavior::Graze(threat) => {
+            SteeringBehavior::Idle => {}
+            SteeringBehavior::Graze(threat) => {
                 f(Part {
                     weight,
-                    behavior: &Behavior::Wander,
+                    behavior: &SteeringBehavior::Wander,
                     priority,
                 });
                 // The flee part's own behavior, lent for the call.
-                let flee = Behavior::Flee(*threat);
+                let flee = SteeringBehavior::Flee(*threat);
                 f(Part {
                     weight: weight * sanitize_weight(graze_flee_weight),
                     behavior: &flee,
                     priority,
                 });
             }
-            Behavior::Blend(parts) => {
+            SteeringBehavior::Blend(parts) => {
                 for part in parts {
                     let weight = weight * sanitize_weight(part.weight);
                     part.behavior
@@ -234,7 +234,7 @@ impl Behavior {
     fn blended(
         &self,
         weight: f32,
-        priority: Priority,
+        priority: SteeringPriority,
         graze_flee_weight: f32,
         f: &mut impl FnMut(Part),
     ) {

@@ -8,40 +8,39 @@ use reynolds::combine::PriorityGroups;
 use reynolds::math::sanitize_weight;
 use reynolds::model::steering;
 
-use super::behavior::Behavior;
+use super::behavior::SteeringBehavior;
 use super::ground::GroundPlane;
-use super::params::{Priority, SteeringParams};
+use super::params::{SteeringParams, SteeringPriority};
 use super::wander::{WanderAngle, WanderRng};
 use crate::math::{Dir, Vector};
 
-/// Makes an entity a steering agent: add it, with a [`Behavior`] and a
-/// [`Position`], and everything else the model needs is added with defaults.
+/// Makes an entity a steering agent: add it, with a [`SteeringBehavior`] and a
+/// [`AgentPosition`], and everything else the model needs is added with defaults.
 ///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// # use bevy_reynolds::Position;
 /// # let mut world = World::new();
 /// world.spawn((
 ///     SteeringAgent,
-///     Behavior::Arrive(Target::Point(Vec2::new(500.0, 350.0))),
-///     Position(Vec2::new(100.0, 100.0)),
+///     SteeringBehavior::Arrive(SteeringTarget::Point(Vec2::new(500.0, 350.0))),
+///     AgentPosition(Vec2::new(100.0, 100.0)),
 /// ));
 /// ```
 ///
-/// The simulated [`Position`] is the truth; the [`Transform`] is written from
+/// The simulated [`AgentPosition`] is the truth; the [`Transform`] is written from
 /// it for drawing, interpolated between fixed steps. An agent spawned with a
-/// [`Transform`] and no [`Position`] starts where the transform puts it, on
-/// the [`GroundPlane`]. Add a [`Trail`](crate::Trail) to record the agent's
+/// [`Transform`] and no [`AgentPosition`] starts where the transform puts it, on
+/// the [`GroundPlane`]. Add a [`AgentTrail`](crate::AgentTrail) to record the agent's
 /// recent path, and its own [`SteeringParams`] to give it its own limits.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Component, Debug, Default, PartialEq)]
 #[require(
-    Position,
-    PreviousPosition,
-    Velocity,
-    Heading,
-    Behavior,
+    AgentPosition,
+    AgentPreviousPosition,
+    AgentVelocity,
+    AgentHeading,
+    SteeringBehavior,
     WanderAngle,
     WanderRng,
     SteeringParams,
@@ -52,7 +51,7 @@ use crate::math::{Dir, Vector};
 pub struct SteeringAgent;
 
 /// A new agent starts where its [`Transform`] puts it if it was given no
-/// [`Position`], and starts drawn where it is, even when its [`Position`]
+/// [`AgentPosition`], and starts drawn where it is, even when its [`AgentPosition`]
 /// was there before it became an agent.
 fn on_add_agent(mut world: DeferredWorld, ctx: HookContext) {
     let ground = world
@@ -63,7 +62,7 @@ fn on_add_agent(mut world: DeferredWorld, ctx: HookContext) {
         .get::<Transform>(ctx.entity)
         .map(|t| ground.to_ground(t.translation));
     if let Some(placed) = placed.filter(|p| *p != Vector::ZERO && p.is_finite())
-        && let Some(mut pos) = world.get_mut::<Position>(ctx.entity)
+        && let Some(mut pos) = world.get_mut::<AgentPosition>(ctx.entity)
         && pos.0 == Vector::ZERO
     {
         pos.0 = placed;
@@ -73,14 +72,14 @@ fn on_add_agent(mut world: DeferredWorld, ctx: HookContext) {
 
 /// Where an agent is, in pixels (world units), as the simulation sees it.
 ///
-/// Inserting a `Position` also resets [`PreviousPosition`], so a teleport
+/// Inserting a `AgentPosition` also resets [`AgentPreviousPosition`], so a teleport
 /// is not drawn as a sweep across the screen.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
 #[component(on_insert = reset_previous_position)]
-pub struct Position(pub Vector);
+pub struct AgentPosition(pub Vector);
 
-impl Position {
+impl AgentPosition {
     /// A position at `(x, y)`.
     pub const fn new(x: f32, y: f32) -> Self {
         Self(Vector::new(x, y))
@@ -88,48 +87,48 @@ impl Position {
 }
 
 fn reset_previous_position(mut world: DeferredWorld, ctx: HookContext) {
-    let Some(pos) = world.get::<Position>(ctx.entity).copied() else {
+    let Some(pos) = world.get::<AgentPosition>(ctx.entity).copied() else {
         return;
     };
-    if let Some(mut previous) = world.get_mut::<PreviousPosition>(ctx.entity) {
+    if let Some(mut previous) = world.get_mut::<AgentPreviousPosition>(ctx.entity) {
         previous.0 = pos.0;
     }
 }
 
-/// The [`Position`] before the last fixed step, kept to interpolate the
+/// The [`AgentPosition`] before the last fixed step, kept to interpolate the
 /// drawn position between steps.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
-pub struct PreviousPosition(pub Vector);
+pub struct AgentPreviousPosition(pub Vector);
 
 /// An agent's velocity, in pixels a second. Pursuers and evaders read it
 /// from their target, if the target has one.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
-pub struct Velocity(pub Vector);
+pub struct AgentVelocity(pub Vector);
 
 /// The way an agent faces: along its velocity, kept while it is slower than
 /// 1 px/s. A direction, not an angle, so that neither the step nor the
-/// drawing needs trigonometry; [`Heading::from_angle`] and
-/// [`Heading::angle`] convert.
+/// drawing needs trigonometry; [`AgentHeading::from_angle`] and
+/// [`AgentHeading::angle`] convert.
 ///
 /// ```
 /// # use bevy_reynolds::prelude::*;
-/// let up = Heading::from_angle(std::f32::consts::FRAC_PI_2);
+/// let up = AgentHeading::from_angle(std::f32::consts::FRAC_PI_2);
 /// assert!((up.angle() - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
 /// ```
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
-pub struct Heading(pub Dir);
+pub struct AgentHeading(pub Dir);
 
-impl Default for Heading {
-    /// Facing +x, the way the chapter's triangle points.
+impl Default for AgentHeading {
+    /// Facing +x, the way the model's triangle points.
     fn default() -> Self {
         Self(Dir::X)
     }
 }
 
-impl Heading {
+impl AgentHeading {
     /// Facing `radians` counterclockwise from +x (+x if not finite).
     pub fn from_angle(radians: f32) -> Self {
         if radians.is_finite() {
@@ -178,35 +177,34 @@ pub struct DesiredVelocity(pub Vector);
 pub struct SteeringForce(pub Vector);
 
 /// Every steering force asked of an agent this step, summed by
-/// [`Priority`] group: each behavior adds to it, and
+/// [`SteeringPriority`] group: each behavior adds to it, and
 /// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate) makes
 /// one force of it (by the agent's [`Combine`](crate::Combine)), caps that
 /// once at the max force and moves the agent. It starts each step empty.
 ///
-/// The chapter's behaviors and flocking add to it in
+/// The model's behaviors and flocking add to it in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors); add
 /// yours in [`SteeringSystems::Forces`](crate::SteeringSystems::Forces):
 ///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// # use bevy_reynolds::{Position, Velocity};
 /// /// A behavior of your own: keep out of the half-plane y < 0.
 /// #[derive(Component)]
 /// struct KeepOutBelowZero;
 ///
 /// fn keep_out(
 ///     mut agents: Query<
-///         (&Position, &Velocity, &SteeringParams, &mut SteeringAccumulator),
+///         (&AgentPosition, &AgentVelocity, &SteeringParams, &mut SteeringAccumulator),
 ///         With<KeepOutBelowZero>,
 ///     >,
 /// ) {
 ///     for (pos, vel, params, mut steering) in &mut agents {
 ///         if pos.y < 100.0 {
-///             // Straight up, at full speed: the chapter's
+///             // Straight up, at full speed: the model's
 ///             // (desired - vel) / response_time, at the top priority.
 ///             let desired = Vec2::new(vel.x, params.max_speed);
-///             steering.add_desired(Priority::Critical, 1.0, desired, vel.0, params.response_time);
+///             steering.add_desired(SteeringPriority::Critical, 1.0, desired, vel.0, params.response_time);
 ///         }
 ///     }
 /// }
@@ -223,18 +221,18 @@ impl SteeringAccumulator {
     /// Adds a steering force, in pixels a second per second, to the
     /// `priority` group. A non-finite force adds nothing.
     #[inline]
-    pub fn add_force(&mut self, priority: Priority, force: Vector) {
+    pub fn add_force(&mut self, priority: SteeringPriority, force: Vector) {
         self.0.add(priority.group(), force);
     }
 
     /// Adds the steering toward `desired` (in pixels a second) of an agent
-    /// going `vel`: `weight * (desired - vel) / response_time`, the chapter's
+    /// going `vel`: `weight * (desired - vel) / response_time`, the model's
     /// formula, to the `priority` group. Weights that are negative or not
     /// finite count as 0.
     #[inline]
     pub fn add_desired(
         &mut self,
-        priority: Priority,
+        priority: SteeringPriority,
         weight: f32,
         desired: Vector,
         vel: Vector,
@@ -252,6 +250,6 @@ impl SteeringAccumulator {
 /// (a point's too) rather than its bare radius: added with
 /// [`AvoidAgents`](crate::AvoidAgents), whose foresight and contacts need a
 /// body. Other agents keep theirs as it is, so flocking's separation stays
-/// the chapter's.
+/// the model's.
 #[derive(Component, Debug, Default, Clone, Copy)]
 pub(crate) struct Embodied;

@@ -10,7 +10,7 @@ use super::params::SteeringParams;
 use super::settings::SteeringSettings;
 use crate::passes::{CHEAP, for_each};
 
-/// A [`SteeringParams`] just inserted: each field left at the chapter's
+/// A [`SteeringParams`] just inserted: each field left at the model's
 /// default takes the settings' value.
 pub(super) fn follow_settings(mut world: DeferredWorld, ctx: HookContext) {
     let Some(settings) = world.get_resource::<SteeringSettings>().map(|s| s.agent) else {

@@ -3,11 +3,12 @@
 //! transforms themselves are written in `transforms.rs`).
 
 use bevy::prelude::*;
+use reynolds::defaults::UNITS_PER_METRE;
 
 use crate::math::{Dir, Vector};
 
 /// The plane agents move on. The simulation is 2D whatever the game's
-/// world: a [`Position`](crate::Position) `(x, y)` is the world's
+/// world: a [`AgentPosition`](crate::AgentPosition) `(x, y)` is the world's
 /// `(x, y)` on [`GroundPlane::Xy`] (2D games, the default) and `(x, z)` on
 /// [`GroundPlane::Xz`] (3D games, y up). The coordinate off the plane (z, or
 /// y) of an agent's [`Transform`] is left as the game set it, and targets'
@@ -82,14 +83,14 @@ impl GroundPlane {
 /// What the plugin does with each step's result.
 ///
 /// With [`Writeback::Physics`], a physics engine moves the agents: the
-/// plugin chooses each agent's [`Velocity`](crate::Velocity) (the capped
+/// plugin chooses each agent's [`AgentVelocity`](crate::AgentVelocity) (the capped
 /// force, the mass, the speed cap, the turn limit) and leaves its
-/// [`Position`](crate::Position) alone. Hand the velocity to the body after
+/// [`AgentPosition`](crate::AgentPosition) alone. Hand the velocity to the body after
 /// [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate), and
 /// the body's position to the agent before
 /// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare). With
 /// avian it looks like this (here with stand-ins for avian's types, so the
-/// example builds without it; with bevy_rapier, `Velocity::linvel` and the
+/// example builds without it; with bevy_rapier, its `Velocity::linvel` and the
 /// `Transform` instead):
 ///
 /// ```
@@ -100,17 +101,17 @@ impl GroundPlane {
 /// #     #[derive(Component, Default)] pub struct LinearVelocity(pub Vec2);
 /// #     #[derive(Component, Default)] pub struct Position(pub Vec2);
 /// # } }
-/// use avian2d::prelude::{LinearVelocity, Position as BodyPosition};
+/// use avian2d::prelude::{LinearVelocity, Position};
 ///
 /// /// The body's position, where steering reads it.
-/// fn bodies_to_agents(mut agents: Query<(&BodyPosition, &mut bevy_reynolds::Position)>) {
+/// fn bodies_to_agents(mut agents: Query<(&Position, &mut AgentPosition)>) {
 ///     for (body, mut agent) in &mut agents {
 ///         agent.0 = body.0;
 ///     }
 /// }
 ///
 /// /// The velocity steering chose, for the physics engine to move by.
-/// fn agents_to_bodies(mut agents: Query<(&bevy_reynolds::Velocity, &mut LinearVelocity)>) {
+/// fn agents_to_bodies(mut agents: Query<(&AgentVelocity, &mut LinearVelocity)>) {
 ///     for (steered, mut body) in &mut agents {
 ///         body.0 = steered.0;
 ///     }
@@ -137,16 +138,19 @@ pub enum Writeback {
     #[default]
     Transform,
     /// The plugin moves agents and writes nothing else: read
-    /// [`Position`](crate::Position), [`Velocity`](crate::Velocity) and
-    /// [`Heading`](crate::Heading) yourself.
+    /// [`AgentPosition`](crate::AgentPosition), [`AgentVelocity`](crate::AgentVelocity) and
+    /// [`AgentHeading`](crate::AgentHeading) yourself.
     Nothing,
     /// The plugin only chooses velocities; a physics engine moves the agents.
     Physics,
 }
 
-/// How many of the game's units one of the chapter's pixels is: the scale
-/// of the defaults. 1 for a 2D game in pixels; for a 3D game in metres,
-/// with creatures half a metre long (the chapter's are 20 px), 0.025.
+/// How many of the game's units make a metre, as avian's
+/// `PhysicsLengthUnit`: the scale of the defaults. The default, 40, is the
+/// model's own scale, in pixels (its creatures, 20 px long, are half a
+/// metre; [`UNITS_PER_METRE`](reynolds::defaults::UNITS_PER_METRE)); a 3D
+/// game in metres uses 1, a 2D game at avian's common 100 pixels a metre
+/// uses 100.
 ///
 /// [`SteeringPlugins::with_length_unit`](crate::SteeringPlugins::with_length_unit)
 /// sets it, and the default [`SteeringSettings`](crate::SteeringSettings)
@@ -154,14 +158,27 @@ pub enum Writeback {
 /// scale). A game that inserts its own settings sets its own numbers; use
 /// [`SteeringSettings::with_length_unit`](crate::SteeringSettings::with_length_unit)
 /// and [`Flocking::scaled`](crate::Flocking::scaled) to start from the
-/// chapter's.
+/// model's.
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Deref)]
 #[reflect(Resource, Debug, Default, PartialEq)]
 pub struct SteeringLengthUnit(pub f32);
 
 impl Default for SteeringLengthUnit {
     fn default() -> Self {
-        Self(1.0)
+        Self(UNITS_PER_METRE)
+    }
+}
+
+impl SteeringLengthUnit {
+    /// How many of the game's units one of the model's pixels is: the factor
+    /// its lengths are scaled by (1 at the default). A unit that is not
+    /// positive and finite counts as the default.
+    pub fn scale(self) -> f32 {
+        if self.0.is_finite() && self.0 > 0.0 {
+            self.0 / UNITS_PER_METRE
+        } else {
+            1.0
+        }
     }
 }
 
@@ -171,14 +188,14 @@ impl Default for SteeringLengthUnit {
 #[reflect(Resource, Debug, PartialEq)]
 pub struct InterpolateTransforms(pub bool);
 
-/// Where an entity is on the ground: its [`Position`](super::Position) if
+/// Where an entity is on the ground: its [`AgentPosition`](super::AgentPosition) if
 /// it has one, else its [`GlobalTransform`]'s translation; `None` if it
 /// has neither or no longer exists. (For what a component names by entity:
 /// a goal to navigate to, a hunter to hide from.)
 pub(crate) fn entity_on_ground(
     entity: Entity,
     ground: GroundPlane,
-    places: &Query<(Option<&super::Position>, Option<&GlobalTransform>)>,
+    places: &Query<(Option<&super::AgentPosition>, Option<&GlobalTransform>)>,
 ) -> Option<Vector> {
     match places.get(entity).ok()? {
         (Some(p), _) => Some(p.0),

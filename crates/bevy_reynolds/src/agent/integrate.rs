@@ -9,8 +9,8 @@ use reynolds::model::{Kinematics, LANES, sanitize_response_time, step_vehicle, s
 use reynolds::world::wrap;
 
 use super::components::{
-    DesiredVelocity, Heading, Position, PreviousPosition, SteeringAccumulator, SteeringAgent,
-    SteeringForce, Velocity,
+    AgentHeading, AgentPosition, AgentPreviousPosition, AgentVelocity, DesiredVelocity,
+    SteeringAccumulator, SteeringAgent, SteeringForce,
 };
 use super::ground::Writeback;
 use super::params::SteeringParams;
@@ -25,7 +25,7 @@ use crate::passes::{CHEAP, Chunks, Column, Written, for_each, for_each_table_chu
 pub(crate) fn record_outputs(
     mut agents: Query<
         (
-            &Velocity,
+            &AgentVelocity,
             &SteeringAccumulator,
             &SteeringParams,
             Option<&mut SteeringForce>,
@@ -73,10 +73,10 @@ pub(crate) fn integrate(
     time: Res<Time>,
     mut agents: Query<
         (
-            &mut Position,
-            &mut PreviousPosition,
-            &mut Velocity,
-            &mut Heading,
+            &mut AgentPosition,
+            &mut AgentPreviousPosition,
+            &mut AgentVelocity,
+            &mut AgentHeading,
             &SteeringAccumulator,
             &SteeringParams,
         ),
@@ -136,10 +136,10 @@ pub(crate) fn integrate(
 
 /// One table's columns, as [`integrate`] reads and writes them.
 struct IntegrateTable<'w> {
-    pos: Column<'w, Position>,
-    previous: Column<'w, PreviousPosition>,
-    vel: Column<'w, Velocity>,
-    heading: Column<'w, Heading>,
+    pos: Column<'w, AgentPosition>,
+    previous: Column<'w, AgentPreviousPosition>,
+    vel: Column<'w, AgentVelocity>,
+    heading: Column<'w, AgentHeading>,
     steering: &'w [SteeringAccumulator],
     params: &'w [SteeringParams],
 }
@@ -168,10 +168,10 @@ impl Chunks for IntegrateTable<'_> {
 
 /// One table's columns [`integrate`] writes.
 struct MovedColumns<'a> {
-    pos: Written<'a, Position>,
-    previous: Written<'a, PreviousPosition>,
-    vel: Written<'a, Velocity>,
-    heading: Written<'a, Heading>,
+    pos: Written<'a, AgentPosition>,
+    previous: Written<'a, AgentPreviousPosition>,
+    vel: Written<'a, AgentVelocity>,
+    heading: Written<'a, AgentHeading>,
 }
 
 impl<'a> MovedColumns<'a> {
@@ -210,11 +210,12 @@ impl<'a> MovedColumns<'a> {
     /// Agent `i` stepped; its heading marked changed only if it turned.
     #[inline]
     fn set(&mut self, i: usize, stepped: Stepped) {
-        self.pos.set(i, Position(stepped.pos));
-        self.previous.set(i, PreviousPosition(stepped.previous));
-        self.vel.set(i, Velocity(stepped.vel));
+        self.pos.set(i, AgentPosition(stepped.pos));
+        self.previous
+            .set(i, AgentPreviousPosition(stepped.previous));
+        self.vel.set(i, AgentVelocity(stepped.vel));
         if let Some(facing) = stepped.heading {
-            self.heading.set(i, Heading(facing));
+            self.heading.set(i, AgentHeading(facing));
         }
     }
 }

@@ -5,15 +5,15 @@ use bevy::prelude::*;
 use reynolds::defaults::MEASURE_HALF_LIFE;
 use reynolds::measure::measured_velocity;
 
-use super::components::Position;
+use super::components::AgentPosition;
 use super::ground::GroundPlane;
 use crate::math::Vector;
 
 /// A velocity measured from how an entity's position changes each step,
 /// for targets moved by other code (the mouse, a player). Pursuers and
-/// evaders use it when the target has no [`Velocity`](super::components::Velocity).
+/// evaders use it when the target has no [`AgentVelocity`](super::components::AgentVelocity).
 ///
-/// The measurement is smoothed with a half-life (the chapter's 0.1 s), so
+/// The measurement is smoothed with a half-life (the model's 0.1 s), so
 /// one jerky frame does not throw pursuers off.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, Default, PartialEq)]
@@ -42,7 +42,7 @@ pub(crate) fn measure_velocities(
     ground: Res<GroundPlane>,
     mut measured: Query<(
         &mut MeasuredVelocity,
-        Option<&Position>,
+        Option<&AgentPosition>,
         Option<&GlobalTransform>,
     )>,
 ) {
@@ -55,7 +55,7 @@ pub(crate) fn measure_velocities(
             continue;
         };
         let last = measured.last_position.unwrap_or(pos);
-        // As the chapter does, no division when no time has passed; the
+        // As the model does, no division when no time has passed; the
         // position is kept for the next measurement either way.
         measured.velocity = measured_velocity(measured.velocity, last, pos, dt, measured.half_life);
         measured.last_position = Some(pos);

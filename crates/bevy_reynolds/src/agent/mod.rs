@@ -1,5 +1,5 @@
 //! The agent and its step ([`SteeringAgentPlugin`]): the components an
-//! agent is made of, its parameters and the global settings, the chapter's
+//! agent is made of, its parameters and the global settings, the model's
 //! behaviors, the step that moves it, its trail, and its [`Transform`]
 //! written back on the ground, interpolated between fixed steps. Every
 //! other capability builds on it.
@@ -21,23 +21,24 @@ use bevy::app::{RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
-pub use behavior::{Behavior, Part, Target, Weighted};
+pub use behavior::{Part, SteeringBehavior, SteeringTarget, Weighted};
 pub(crate) use components::Embodied;
 pub use components::{
-    DesiredVelocity, Heading, Position, PreviousPosition, SteeringAccumulator, SteeringAgent,
-    SteeringForce, Velocity,
+    AgentHeading, AgentPosition, AgentPreviousPosition, AgentVelocity, DesiredVelocity,
+    SteeringAccumulator, SteeringAgent, SteeringForce,
 };
 pub(crate) use ground::entity_on_ground;
 pub use ground::{GroundPlane, InterpolateTransforms, SteeringLengthUnit, Writeback};
 pub use measure::MeasuredVelocity;
-pub use params::{Combine, Priority, SteeringParams};
+pub use params::{Combine, SteeringParams, SteeringPriority};
 pub use settings::{DEFAULT_SEED, SteeringSeed, SteeringSettings};
-pub use trail::{Trail, TrailClock};
+pub use trail::AgentTrail;
+pub(crate) use trail::TrailClock;
 pub use wander::{WanderAngle, WanderRng};
 
 use crate::schedule::{SteeringSchedule, StepSystems, configure_sets};
 
-/// Steers every [`SteeringAgent`] by the chapter's model, one step per run
+/// Steers every [`SteeringAgent`] by the model, one step per run
 /// of its schedule: the first plugin of
 /// [`SteeringPlugins`](crate::SteeringPlugins), which every other one needs.
 ///
@@ -55,8 +56,8 @@ pub struct SteeringAgentPlugin {
     pub ground: GroundPlane,
     /// What the plugin does with each step's result.
     pub writeback: Writeback,
-    /// How many of the game's units one of the chapter's pixels is: the
-    /// scale of the default [`SteeringSettings`].
+    /// How many of the game's units make a metre (see
+    /// [`SteeringLengthUnit`]): the scale of the default [`SteeringSettings`].
     pub length_unit: f32,
 }
 
@@ -74,7 +75,7 @@ impl SteeringAgentPlugin {
             seed: DEFAULT_SEED,
             ground: GroundPlane::Xy,
             writeback: Writeback::Transform,
-            length_unit: 1.0,
+            length_unit: reynolds::defaults::UNITS_PER_METRE,
         }
     }
 }
@@ -82,22 +83,22 @@ impl SteeringAgentPlugin {
 impl Plugin for SteeringAgentPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<SteeringAgent>()
-            .register_type::<Position>()
-            .register_type::<PreviousPosition>()
-            .register_type::<Velocity>()
-            .register_type::<Heading>()
+            .register_type::<AgentPosition>()
+            .register_type::<AgentPreviousPosition>()
+            .register_type::<AgentVelocity>()
+            .register_type::<AgentHeading>()
             .register_type::<DesiredVelocity>()
             .register_type::<SteeringForce>()
             .register_type::<SteeringAccumulator>()
             .register_type::<SteeringParams>()
             .register_type::<Combine>()
-            .register_type::<Priority>()
+            .register_type::<SteeringPriority>()
             .register_type::<WanderAngle>()
             .register_type::<WanderRng>()
-            .register_type::<Behavior>()
-            .register_type::<Target>()
+            .register_type::<SteeringBehavior>()
+            .register_type::<SteeringTarget>()
             .register_type::<Weighted>()
-            .register_type::<Trail>()
+            .register_type::<AgentTrail>()
             .register_type::<TrailClock>()
             .register_type::<MeasuredVelocity>()
             .register_type::<SteeringSettings>()
@@ -121,7 +122,7 @@ impl Plugin for SteeringAgentPlugin {
             .insert_resource(SteeringSeed::new(self.seed))
             .insert_resource(InterpolateTransforms(schedule.is_fixed()));
 
-        // Each field an agent leaves at the chapter's value takes the
+        // Each field an agent leaves at the model's value takes the
         // settings' when its parameters are inserted.
         app.world_mut()
             .register_component_hooks::<SteeringParams>()
@@ -152,7 +153,7 @@ impl Plugin for SteeringAgentPlugin {
                     .in_set(StepSystems::RecordOutputs),
                 integrate::integrate.in_set(StepSystems::Move),
                 trail::sample_trails
-                    .run_if(any_with_component::<Trail>)
+                    .run_if(any_with_component::<AgentTrail>)
                     .in_set(StepSystems::SampleTrails),
             ),
         );

@@ -14,7 +14,7 @@ use reynolds::model::{Limits, Vehicle};
 use crate::math::Vector;
 
 /// How an agent's steering forces become the one force it applies: the
-/// chapter's weighted sum, or by priority.
+/// model's weighted sum, or by priority.
 ///
 /// ```
 /// # use bevy_reynolds::prelude::*;
@@ -24,12 +24,12 @@ use crate::math::Vector;
 #[derive(Reflect, Debug, Clone, Copy, PartialEq, Default)]
 #[reflect(Debug, Default, PartialEq)]
 pub enum Combine {
-    /// Every force, weighted, added up and capped once: the chapter's way.
-    /// [`Priority`] is ignored.
+    /// Every force, weighted, added up and capped once: the model's way.
+    /// [`SteeringPriority`] is ignored.
     #[default]
     Weighted,
-    /// The forces of each [`Priority`] group are added up, and the first
-    /// group, [`Priority::Critical`] first, whose force is longer than
+    /// The forces of each [`SteeringPriority`] group are added up, and the first
+    /// group, [`SteeringPriority::Critical`] first, whose force is longer than
     /// `threshold` (pixels a second per second) is the force; the rest wait.
     ///
     /// A weighted sum dilutes a high-priority force until agents leak
@@ -47,7 +47,7 @@ pub enum Combine {
 }
 
 impl Combine {
-    /// Priority with the default threshold: 3.8 px/s², 1% of the chapter's
+    /// Priority with the default threshold: 3.8 px/s², 1% of the model's
     /// max force.
     pub const fn priority() -> Self {
         Self::Priority {
@@ -70,19 +70,19 @@ impl Combine {
 /// the weighted sum.
 #[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[reflect(Debug, Default, PartialEq, Hash)]
-pub enum Priority {
+pub enum SteeringPriority {
     /// First: avoiding obstacles and walls, staying inside.
     Critical,
     /// Before the ordinary behaviors: fleeing, say.
     High,
-    /// The chapter's behaviors and flocking, by default.
+    /// The model's behaviors and flocking, by default.
     #[default]
     Normal,
     /// Only when nothing else asks: wandering, say.
     Low,
 }
 
-impl Priority {
+impl SteeringPriority {
     /// The group's index in a [`PriorityGroups`]: 0 is first.
     #[inline]
     pub const fn group(self) -> usize {
@@ -129,7 +129,7 @@ macro_rules! agent_params {
         /// A field left at its default follows the global one in
         /// [`SteeringSettings::agent`](crate::SteeringSettings::agent): when the agent is added (or this is
         /// inserted), each field at [`SteeringParams::default`]'s value (the
-        /// chapter's) takes the settings' value, and when the settings
+        /// model's) takes the settings' value, and when the settings
         /// change, each field still at their old value takes the new one.
         /// What a game writes here stays.
         ///
@@ -152,7 +152,7 @@ macro_rules! agent_params {
         }
 
         impl Default for SteeringParams {
-            /// The chapter's numbers.
+            /// The model's numbers.
             fn default() -> Self {
                 Self { $( $field: $default, )+ }
             }
@@ -217,19 +217,19 @@ agent_params! {
     graze_flee_weight: f32 = defaults::GRAZE_FLEE_WEIGHT, not_negative,
         "grazers will not flee";
     /// The body's radius, in pixels: flocking's separation is measured
-    /// between bodies' edges. 0: the chapter's agents are points. Where a
+    /// between bodies' edges. 0: the model's agents are points. Where a
     /// capability needs a body (routes, crowds, doors, formations), a point
     /// takes the one [`body_radius`](Self::body_radius) gives it.
     radius: f32 = defaults::RADIUS, not_negative, "the agent is a point";
     /// Mass: the capped steering force is divided by it, so a heavy agent
-    /// steers more sluggishly. 1, as in the chapter.
+    /// steers more sluggishly. 1, as in the model.
     mass: f32 = defaults::MASS, positive, "it counts as 1";
     /// The fastest the velocity's direction may turn, in radians a second:
     /// like a car, the agent swings round in arcs instead of turning on the
-    /// spot, and from rest it starts the way it faces ([`Heading`]).
-    /// Infinite (no limit but the force), as in the chapter.
+    /// spot, and from rest it starts the way it faces ([`AgentHeading`]).
+    /// Infinite (no limit but the force), as in the model.
     ///
-    /// [`Heading`]: crate::Heading
+    /// [`AgentHeading`]: crate::AgentHeading
     max_turn_rate: f32 = defaults::MAX_TURN_RATE, not_negative_or_infinite,
         "the agent turns without limit";
     /// Obstacle and wall avoidance looks this many seconds ahead at the
@@ -244,8 +244,8 @@ agent_params! {
     /// The gap avoidance keeps between the body and an obstacle or wall,
     /// in pixels. 4.
     clearance: f32 = defaults::CLEARANCE, not_negative, "the agent may graze obstacles";
-    /// How the agent's steering forces combine: the chapter's weighted sum
-    /// (the default) or by [`Priority`].
+    /// How the agent's steering forces combine: the model's weighted sum
+    /// (the default) or by [`SteeringPriority`].
     combine: Combine = Combine::Weighted, combine,
         "a NaN or negative threshold counts as 0, an infinite one adds every group up";
 }
@@ -255,32 +255,33 @@ agent_params! {
 const POINT_BODY: f32 = 1e-3;
 
 impl SteeringParams {
-    /// These parameters in units of `unit` pixels each: the lengths (speed,
-    /// force, radii, the priority threshold) multiplied by `unit`; times,
-    /// rates, weights and the mass as they are. A unit that is not positive
-    /// and finite changes nothing.
+    /// These parameters with every length scaled by `factor` (speed, force,
+    /// radii, the priority threshold); times, rates, weights and the mass as
+    /// they are. A factor that is not positive and finite changes nothing.
+    /// [`SteeringLengthUnit::scale`](crate::SteeringLengthUnit::scale) is
+    /// the factor for a game's units.
     ///
     /// ```
     /// # use bevy_reynolds::prelude::*;
-    /// // The chapter's critters, in metres, half a metre long.
+    /// // The model's critters, in metres, half a metre long.
     /// let metres = SteeringParams::default().scaled(0.025);
     /// assert_eq!(metres.max_speed, 220.0 * 0.025);
     /// ```
-    pub fn scaled(self, unit: f32) -> Self {
-        if !(unit.is_finite() && unit > 0.0) {
+    pub fn scaled(self, factor: f32) -> Self {
+        if !(factor.is_finite() && factor > 0.0) {
             return self;
         }
         Self {
-            max_speed: self.max_speed * unit,
-            max_force: self.max_force * unit,
-            slowing_radius: self.slowing_radius * unit,
-            panic_radius: self.panic_radius * unit,
-            radius: self.radius * unit,
-            min_look_ahead: self.min_look_ahead * unit,
-            clearance: self.clearance * unit,
+            max_speed: self.max_speed * factor,
+            max_force: self.max_force * factor,
+            slowing_radius: self.slowing_radius * factor,
+            panic_radius: self.panic_radius * factor,
+            radius: self.radius * factor,
+            min_look_ahead: self.min_look_ahead * factor,
+            clearance: self.clearance * factor,
             combine: match self.combine {
                 Combine::Priority { threshold } => Combine::Priority {
-                    threshold: threshold * unit,
+                    threshold: threshold * factor,
                 },
                 weighted => weighted,
             },

@@ -13,8 +13,8 @@ pub const DEFAULT_SEED: u64 = 0x5EED_0000_C217_7E25;
 /// what belongs to the world (its wrap rectangle, the trails' clock, the
 /// neighbor grid).
 ///
-/// The defaults are a game's: the chapter's agents in an open world.
-/// [`SteeringSettings::critters`] is the chapter's demo, whose agents wrap
+/// The defaults are a game's: the model's agents in an open world.
+/// [`SteeringSettings::critters`] is the Critters demo, whose agents wrap
 /// round its 1000 × 700 window.
 ///
 /// ```
@@ -34,11 +34,11 @@ pub const DEFAULT_SEED: u64 = 0x5EED_0000_C217_7E25;
 #[reflect(Resource, Debug, Default, PartialEq)]
 pub struct SteeringSettings {
     /// Every agent's parameters, unless its own [`SteeringParams`] say
-    /// otherwise. The defaults are the chapter's.
+    /// otherwise. The defaults are the model's.
     pub agent: SteeringParams,
-    /// Simulated seconds between two [`Trail`](crate::Trail) samples. 0.05.
+    /// Simulated seconds between two [`AgentTrail`](crate::AgentTrail) samples. 0.05.
     pub trail_interval: f32,
-    /// Places a [`Trail`](crate::Trail) keeps. 30.
+    /// Places a [`AgentTrail`](crate::AgentTrail) keeps. 30.
     pub trail_length: usize,
     /// The rectangle agents wrap around (off one edge, back at the
     /// opposite one), or `None` (the default) for an open world.
@@ -63,7 +63,7 @@ impl Default for SteeringSettings {
 }
 
 impl SteeringSettings {
-    /// The chapter's Critters: the defaults, in a world that wraps round its
+    /// The model's Critters: the defaults, in a world that wraps round its
     /// 1000 × 700 window (0..1000, 0..700, y up).
     pub fn critters() -> Self {
         let [width, height] = defaults::WORLD_SIZE;
@@ -73,12 +73,13 @@ impl SteeringSettings {
         }
     }
 
-    /// The defaults for a game whose units are `unit` of the chapter's
-    /// pixels each (see [`SteeringLengthUnit`](crate::SteeringLengthUnit)):
+    /// The defaults for a game with `units_per_metre` of its units to a
+    /// metre (see [`SteeringLengthUnit`](crate::SteeringLengthUnit)):
     /// speeds, forces and radii scaled, times and weights as they are.
-    pub fn with_length_unit(unit: f32) -> Self {
+    pub fn with_length_unit(units_per_metre: f32) -> Self {
         Self {
-            agent: SteeringParams::default().scaled(unit),
+            agent: SteeringParams::default()
+                .scaled(crate::SteeringLengthUnit(units_per_metre).scale()),
             ..default()
         }
     }

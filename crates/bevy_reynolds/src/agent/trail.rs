@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use bevy::prelude::*;
 use reynolds::math::sanitize_dt;
 
-use super::components::Position;
+use super::components::AgentPosition;
 use super::settings::SteeringSettings;
 use crate::math::Vector;
 use crate::passes::{CHEAP, for_each};
@@ -21,12 +21,12 @@ use crate::passes::{CHEAP, for_each};
 /// full.
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
 #[reflect(Component, Debug, Default, PartialEq)]
-pub struct Trail {
+pub struct AgentTrail {
     /// The places, oldest first.
     pub points: VecDeque<Vector>,
 }
 
-/// The clock every [`Trail`] samples by: all trails add a point on the same
+/// The clock every [`AgentTrail`] samples by: all trails add a point on the same
 /// step, so on the steps between, the trail stage touches no agent.
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Default)]
 #[reflect(Resource, Debug, Default, PartialEq)]
@@ -42,7 +42,7 @@ pub(crate) fn sample_trails(
     settings: Res<SteeringSettings>,
     time: Res<Time>,
     mut clock: ResMut<TrailClock>,
-    mut trails: Query<(&Position, &mut Trail)>,
+    mut trails: Query<(&AgentPosition, &mut AgentTrail)>,
 ) {
     let dt = sanitize_dt(time.delta_secs());
     let interval = settings.trail_interval;

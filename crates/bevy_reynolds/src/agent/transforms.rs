@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::components::{Heading, Position, PreviousPosition, SteeringAgent};
+use super::components::{AgentHeading, AgentPosition, AgentPreviousPosition, SteeringAgent};
 use super::ground::{GroundPlane, InterpolateTransforms, Writeback};
 use crate::passes::{CHEAP, for_each};
 
@@ -17,7 +17,12 @@ pub(crate) fn sync_transforms(
     writeback: Res<Writeback>,
     fixed: Res<Time<Fixed>>,
     mut agents: Query<
-        (&Position, &PreviousPosition, &Heading, &mut Transform),
+        (
+            &AgentPosition,
+            &AgentPreviousPosition,
+            &AgentHeading,
+            &mut Transform,
+        ),
         With<SteeringAgent>,
     >,
 ) {

@@ -38,7 +38,7 @@ impl WanderRng {
         }
     }
 
-    /// The next random number from -1 to 1, uniform, as the chapter's
+    /// The next random number from -1 to 1, uniform, as the model's
     /// `randRange(-1, 1)`.
     pub fn unit(&mut self) -> f32 {
         use rand::RngExt;

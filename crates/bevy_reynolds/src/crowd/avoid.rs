@@ -103,7 +103,7 @@ pub(super) fn avoid_agents(
                 // Right of way is for meetings foreseen: pressed together,
                 // each takes half, or one with right of way held one giving
                 // way, pinned by its own crowd, for good (BENCHMARKS.md,
-                // "Making way out of the way").
+                // "Crowds").
                 let their_way = avoiding.right_of_way(grid.entity(other));
                 let share = match their_way {
                     Some(_) if near => 0.5,

@@ -8,7 +8,7 @@ use reynolds::math::{closest_on_segment, finite_or_zero};
 
 use super::AvoidAgents;
 use super::prepare::Avoiding;
-use crate::agent::{Position, Velocity, Writeback};
+use crate::agent::{AgentPosition, AgentVelocity, Writeback};
 use crate::flocking::NeighborGrid;
 use crate::level::{IgnoreObstacles, ObstacleIndex};
 use crate::math::Vector;
@@ -29,7 +29,12 @@ pub(super) fn keep_apart(
     writeback: Res<Writeback>,
     obstacles: Option<Res<ObstacleIndex>>,
     mut avoiders: Query<
-        (Entity, &mut Position, &mut Velocity, Has<IgnoreObstacles>),
+        (
+            Entity,
+            &mut AgentPosition,
+            &mut AgentVelocity,
+            Has<IgnoreObstacles>,
+        ),
         With<AvoidAgents>,
     >,
 ) {

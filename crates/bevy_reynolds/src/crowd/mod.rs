@@ -16,7 +16,7 @@ use reynolds::crowd::AvoidParams;
 
 pub use turns::{DoorTurn, TakeTurns};
 
-use crate::agent::{Embodied, Priority, SteeringAgent};
+use crate::agent::{Embodied, SteeringAgent, SteeringPriority};
 use crate::flocking::add_neighbor_grid;
 use crate::level::NoLookAhead;
 use crate::schedule::{SteeringSchedule, StepSystems};
@@ -40,13 +40,13 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// places behind).
 ///
 /// The push is a force, added to the agent's other steering (arrive, paths,
-/// flocking, a game's own) and capped once with it, so the chapter's
+/// flocking, a game's own) and capped once with it, so the model's
 /// response time and force cap still say how the agent moves. A velocity
 /// obstacle method (ORCA, which `dodgy` and bevy_landmass use) picks a safe
 /// velocity at once instead; in the crowd lab's situations it locks up
 /// where agents meet symmetrically (BENCHMARKS.md, "Crowds").
 ///
-/// The level's look-ahead ([`Obstacle`](crate::Obstacle) avoidance) leaves
+/// The level's look-ahead ([`SteeringObstacle`](crate::SteeringObstacle) avoidance) leaves
 /// an avoiding agent's obstacles to this push: it takes over an agent's
 /// steering near a wall, which jammed crowds in doorways (measured in
 /// BENCHMARKS.md). It still keeps the agent inside its
@@ -67,13 +67,13 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// // A person 1 m across walking to a door, in a crowd.
 /// world.spawn((
 ///     SteeringParams { radius: 0.5, max_speed: 1.3, max_force: 10.0, response_time: 0.5, ..default() },
-///     Behavior::Arrive(Target::Point(Vec2::new(10.0, 0.0))),
+///     SteeringBehavior::Arrive(SteeringTarget::Point(Vec2::new(10.0, 0.0))),
 ///     AvoidAgents::default(),
 /// ));
 /// // A guard others make way for.
 /// world.spawn((
 ///     SteeringParams { radius: 0.5, max_speed: 1.3, max_force: 10.0, response_time: 0.5, ..default() },
-///     Behavior::Arrive(Target::Point(Vec2::new(-10.0, 0.0))),
+///     SteeringBehavior::Arrive(SteeringTarget::Point(Vec2::new(-10.0, 0.0))),
 ///     AvoidAgents { right_of_way: 1, ..default() },
 /// ));
 /// ```
@@ -85,8 +85,8 @@ pub struct AvoidAgents {
     /// the two bodies' radii) and how much to the right (0.3 of the push).
     pub rules: AvoidParams,
     /// The group the push goes into when the agent combines by priority:
-    /// high, before the chapter's behaviors.
-    pub priority: Priority,
+    /// high, before the model's behaviors.
+    pub priority: SteeringPriority,
     /// Who gives way: of two avoiders that meet, the one with less right of
     /// way avoids the other alone (as Unity's `avoidancePriority`, the other
     /// way round); equals share it. 0 by default. Only meetings foreseen
@@ -101,7 +101,7 @@ impl Default for AvoidAgents {
     fn default() -> Self {
         Self {
             rules: AvoidParams::default(),
-            priority: Priority::High,
+            priority: SteeringPriority::High,
             right_of_way: 0,
         }
     }

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use reynolds::crowd::turns::{DoorLine, DoorTurns, Passer};
 
 use super::prepare::Avoiding;
-use crate::agent::{GroundPlane, Position};
+use crate::agent::{AgentPosition, GroundPlane};
 use crate::flocking::NeighborGrid;
 use crate::level::placer;
 use crate::math::Vector;
@@ -21,10 +21,8 @@ const REACH: f32 = 1.5;
 /// other way give way and wait. A crowd left to itself cannot take turns:
 /// nobody in it sees the whole door.
 ///
-/// In the crowd lab's two-way door (2 m wide, 25 people a side) it brought
-/// 33 and 34 of the 50 through within three times their straight line,
-/// against 24 with the door left to the crowd and 4 to 9 for ORCA
-/// (BENCHMARKS.md, "The door's turns in the plugin"); it is for doors
+/// In the crowd lab's two-way door it brings more people through in time
+/// than the crowd alone or ORCA (BENCHMARKS.md, "Crowds"); it is for doors
 /// about a body wide each way (in wider ones both ways pass at once, and
 /// turns do not help). It changes only right of way:
 /// the agents' own steering (a route, a path, a seek) still takes them to
@@ -40,30 +38,29 @@ const REACH: f32 = 1.5;
 /// someone waits on the other side; those already in its mouth finish
 /// first.
 ///
-/// The posts are placed as an [`Obstacle`](crate::Obstacle)'s points are:
-/// relative to the entity's [`Position`], or through its
+/// The posts are placed as an [`SteeringObstacle`](crate::SteeringObstacle)'s points are:
+/// relative to the entity's [`AgentPosition`], or through its
 /// [`GlobalTransform`] on the ground. The walls beside the door are the
 /// level's obstacles, as usual.
 ///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// use bevy_reynolds::Position;
 ///
-/// // In metres, the chapter's critters a metre long.
+/// // Two units a metre: the model's critters, half a metre long, one unit.
 /// # let mut app = App::new();
-/// # app.add_plugins((MinimalPlugins, SteeringPlugins::default().with_length_unit(0.05)));
+/// # app.add_plugins((MinimalPlugins, SteeringPlugins::default().with_length_unit(2.0)));
 /// # let world = app.world_mut();
 /// // A 2 m door in a wall along the y axis, and the wall either side.
 /// let (a, b) = (Vec2::new(0.0, 1.0), Vec2::new(0.0, -1.0));
 /// world.spawn(TakeTurns::between(a, b));
-/// world.spawn(Obstacle::wall(a, Vec2::new(0.0, 20.0)));
-/// world.spawn(Obstacle::wall(b, Vec2::new(0.0, -20.0)));
+/// world.spawn(SteeringObstacle::wall(a, Vec2::new(0.0, 20.0)));
+/// world.spawn(SteeringObstacle::wall(b, Vec2::new(0.0, -20.0)));
 /// // Ten people a side, each sent across.
 /// for i in 0..10 {
 ///     let y = i as f32 - 4.5;
 ///     for x in [-8.0, 8.0] {
-///         world.spawn((Navigate::to(Vec2::new(-x, y)), AvoidAgents::default(), Position::new(x, y)));
+///         world.spawn((Navigate::to(Vec2::new(-x, y)), AvoidAgents::default(), AgentPosition::new(x, y)));
 ///     }
 /// }
 /// # use bevy::time::TimeUpdateStrategy;
@@ -189,7 +186,7 @@ pub(super) fn take_turns(
     mut doors: Query<(
         &TakeTurns,
         &mut DoorTurn,
-        Option<&Position>,
+        Option<&AgentPosition>,
         Option<&GlobalTransform>,
     )>,
 ) {

@@ -8,7 +8,8 @@ use reynolds::spatial::{self, Flocker, GridAgent, Id, NO_TAG};
 
 use super::Flocking;
 use crate::agent::{
-    Embodied, Position, Priority, SteeringAgent, SteeringParams, SteeringSettings, Velocity,
+    AgentPosition, AgentVelocity, Embodied, SteeringAgent, SteeringParams, SteeringPriority,
+    SteeringSettings,
 };
 use crate::math::Vector;
 use crate::passes::ComputePool;
@@ -47,7 +48,7 @@ pub struct NeighborGrid {
     /// How the flockers flock, by their tags in the grid, and the group
     /// each one's force goes into.
     pub(super) flockers: Vec<Flocker>,
-    pub(super) priorities: Vec<Priority>,
+    pub(super) priorities: Vec<SteeringPriority>,
     /// The longest reach another capability (crowds) reads the grid to,
     /// asked for each step before it is rebuilt: the grid is kept while it
     /// is above 0, its cells at least this large.
@@ -148,7 +149,7 @@ impl NeighborGrid {
     }
 
     /// The group the force of the flocker at `slot` goes into.
-    pub(super) fn priority(&self, slot: usize) -> Priority {
+    pub(super) fn priority(&self, slot: usize) -> SteeringPriority {
         let tag = self.grid.tag(slot) as usize;
         self.priorities.get(tag).copied().unwrap_or_default()
     }
@@ -181,8 +182,8 @@ type TaggedAgents<'w, 's> = Query<
     's,
     (
         Entity,
-        &'static Position,
-        &'static Velocity,
+        &'static AgentPosition,
+        &'static AgentVelocity,
         Ref<'static, SteeringParams>,
         Option<Ref<'static, Flocking>>,
         Option<Ref<'static, Embodied>>,
@@ -262,7 +263,7 @@ pub(super) fn rebuild_grid(
 }
 
 /// An agent as the grid takes it in.
-fn grid_agent(e: Entity, p: &Position, v: &Velocity, radius: f32) -> GridAgent<AgentKey> {
+fn grid_agent(e: Entity, p: &AgentPosition, v: &AgentVelocity, radius: f32) -> GridAgent<AgentKey> {
     GridAgent {
         id: AgentKey(e),
         position: p.0,

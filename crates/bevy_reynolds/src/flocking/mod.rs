@@ -11,7 +11,7 @@ use reynolds::flock::FlockParams;
 
 pub use grid::NeighborGrid;
 
-use crate::agent::{Priority, SteeringAgent};
+use crate::agent::{SteeringAgent, SteeringPriority};
 use crate::schedule::{SteeringSchedule, StepSystems};
 
 /// Makes an agent flock with the agents around it: Reynolds' separation,
@@ -20,7 +20,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// weights) stops agents piling up on one spot. Separation is measured
 /// between the bodies' edges
 /// ([`SteeringParams::radius`](crate::SteeringParams::radius); points by
-/// default, as in the chapter).
+/// default, as in the model).
 ///
 /// ```
 /// # use bevy_reynolds::prelude::*;
@@ -32,7 +32,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 #[require(SteeringAgent)]
 pub struct Flocking {
     /// The three rules: their radii (25 and 70 px) and weights (1.5, 1 and
-    /// 1), the field of view and the cruise speed (none: the chapter's
+    /// 1), the field of view and the cruise speed (none: the model's
     /// literal rules, under which a crowd whose headings disagree brakes
     /// itself to a standstill; see [`FlockParams::cruise_speed`]).
     pub rules: FlockParams,
@@ -40,12 +40,12 @@ pub struct Flocking {
     /// default) considers all within reach.
     pub max_neighbors: Option<usize>,
     /// The group flocking's steering goes into when the agent combines by
-    /// priority. Normal, with the chapter's behaviors.
-    pub priority: Priority,
+    /// priority. Normal, with the model's behaviors.
+    pub priority: SteeringPriority,
 }
 
 impl Flocking {
-    /// Only separation, at its default radius and weight: the chapter's
+    /// Only separation, at its default radius and weight: the model's
     /// answer to "how do I stop the arrivers piling up".
     pub fn separation_only() -> Self {
         Self::with_rules(FlockParams {
@@ -68,12 +68,12 @@ impl Flocking {
         Self { rules, ..default() }
     }
 
-    /// The same rules in units of `unit` pixels each (see
-    /// [`SteeringLengthUnit`](crate::SteeringLengthUnit) and
+    /// The same rules with every length scaled by `factor` (see
+    /// [`SteeringLengthUnit::scale`](crate::SteeringLengthUnit::scale) and
     /// [`FlockParams::scaled`]).
-    pub fn scaled(self, unit: f32) -> Self {
+    pub fn scaled(self, factor: f32) -> Self {
         Self {
-            rules: self.rules.scaled(unit),
+            rules: self.rules.scaled(factor),
             ..self
         }
     }
@@ -83,7 +83,7 @@ impl Flocking {
 /// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare), and each
 /// [`Flocking`] agent's force added to its accumulator in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors), after
-/// its [`Behavior`](crate::Behavior)'s. Needs [`SteeringAgentPlugin`]
+/// its [`SteeringBehavior`](crate::SteeringBehavior)'s. Needs [`SteeringAgentPlugin`]
 /// first (as in [`SteeringPlugins`](crate::SteeringPlugins)).
 ///
 /// [`SteeringAgentPlugin`]: crate::SteeringAgentPlugin

@@ -8,7 +8,7 @@ use reynolds::level::Probe;
 use reynolds::math::{direction, finite_or_zero, sanitize_limit};
 
 use super::{Formation, FormationPlace, FormationState, InFormation};
-use crate::agent::{Heading, Position, SteeringParams, Velocity};
+use crate::agent::{AgentHeading, AgentPosition, AgentVelocity, SteeringParams};
 use crate::level::ObstacleIndex;
 use crate::math::Vector;
 use crate::navigation::NavigationRoute;
@@ -44,10 +44,10 @@ type Member = (Entity, Entity, Vector, f32, f32);
 
 /// A leader's place, velocity, heading, formation, state and route.
 type LeaderItem<'a> = (
-    &'a Position,
-    &'a Velocity,
+    &'a AgentPosition,
+    &'a AgentVelocity,
     &'a SteeringParams,
-    &'a Heading,
+    &'a AgentHeading,
     &'a Formation,
     Mut<'a, FormationState>,
     Option<&'a NavigationRoute>,
@@ -59,15 +59,15 @@ pub(super) fn form(
     time: Res<Time>,
     index: Option<Res<ObstacleIndex>>,
     mut leaders: Query<(
-        &Position,
-        &Velocity,
+        &AgentPosition,
+        &AgentVelocity,
         &SteeringParams,
-        &Heading,
+        &AgentHeading,
         &Formation,
         &mut FormationState,
         Option<&NavigationRoute>,
     )>,
-    members: Query<(Entity, &InFormation, &Position, &SteeringParams)>,
+    members: Query<(Entity, &InFormation, &AgentPosition, &SteeringParams)>,
     mut places: Query<&mut FormationPlace>,
     mut gathered: Local<Vec<Member>>,
 ) {

@@ -5,20 +5,22 @@ use reynolds::behaviors::offset_pursuit;
 use reynolds::model::braking_distance;
 
 use super::{FormationPlace, FormationState};
-use crate::agent::{Position, Priority, SteeringAccumulator, SteeringParams, Velocity};
+use crate::agent::{
+    AgentPosition, AgentVelocity, SteeringAccumulator, SteeringParams, SteeringPriority,
+};
 use crate::math::Vector;
 
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
 /// each member arrives at its place and moves with it
-/// ([`offset_pursuit`]), in [`Priority::Normal`], slowing only within its
-/// braking distance of it (64 px for the chapter's agent), not the
+/// ([`offset_pursuit`]), in [`SteeringPriority::Normal`], slowing only within its
+/// braking distance of it (64 px for the model's agent), not the
 /// arrivers' slowing radius (150 px): it comes at a place that moves with
 /// it, so it closes at no more than the two speeds' difference, and from
 /// 150 px off it would take 3 s to settle within 2 px, against 1 s.
 pub(super) fn hold_places(
     mut members: Query<(
-        &Position,
-        &Velocity,
+        &AgentPosition,
+        &AgentVelocity,
         &SteeringParams,
         &FormationPlace,
         &mut SteeringAccumulator,
@@ -35,7 +37,13 @@ pub(super) fn hold_places(
             params.slowing_radius
         };
         let desired = offset_pursuit(pos.0, place, place_vel, params.max_speed, slowing);
-        steering.add_desired(Priority::Normal, 1.0, desired, vel.0, params.response_time);
+        steering.add_desired(
+            SteeringPriority::Normal,
+            1.0,
+            desired,
+            vel.0,
+            params.response_time,
+        );
     }
 }
 
@@ -45,7 +53,7 @@ pub(super) fn hold_places(
 /// of weight 1 it walks at `pace` of the speed that behavior asks.
 pub(super) fn pace_leaders(
     mut leaders: Query<(
-        &Velocity,
+        &AgentVelocity,
         &SteeringParams,
         &FormationState,
         &mut SteeringAccumulator,
@@ -55,7 +63,7 @@ pub(super) fn pace_leaders(
         if state.pace < 1.0 && state.pace > 0.0 {
             let weight = (1.0 - state.pace) / state.pace;
             steering.add_desired(
-                Priority::Normal,
+                SteeringPriority::Normal,
                 weight,
                 Vector::ZERO,
                 vel.0,

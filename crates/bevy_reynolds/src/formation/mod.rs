@@ -17,7 +17,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 
 /// On a leader: the agents that name it in [`InFormation`] keep a shape
 /// round it, `spacing` apart, each holding its place as
-/// [`Behavior::OffsetPursuit`](crate::Behavior::OffsetPursuit) does.
+/// [`SteeringBehavior::OffsetPursuit`](crate::SteeringBehavior::OffsetPursuit) does.
 ///
 /// Members take places so that no two walk across each other to them
 /// ([`untangle`](reynolds::formation::untangle)), and keep them while
@@ -46,7 +46,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// # app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(1.0 / 64.0)));
 /// # for _ in 0..64 * 30 { app.update(); }
 /// # assert_eq!(app.world().get::<NavigationStatus>(leader), Some(&NavigationStatus::Arrived));
-/// # let mut members = app.world_mut().query::<(&bevy_reynolds::Position, &FormationPlace)>();
+/// # let mut members = app.world_mut().query::<(&AgentPosition, &FormationPlace)>();
 /// # for (at, place) in members.iter(app.world()) {
 /// #     assert!(at.0.distance(place.place.expect("placed").0) < 10.0);
 /// # }
@@ -97,7 +97,7 @@ pub struct FormationState {
     /// below 1 while a member is more than a spacing off its place, down
     /// to a quarter.
     pub pace: f32,
-    /// The way the shape faces: the leader's [`Heading`](crate::Heading)
+    /// The way the shape faces: the leader's [`AgentHeading`](crate::AgentHeading)
     /// while it walks; kept while it stands or barely moves (under a tenth
     /// of its top speed), so that a standing leader jostled by others does
     /// not swing its members round it. Zero until the first step.
@@ -138,7 +138,7 @@ pub struct FormationPlace {
 /// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare), after the
 /// obstacles are indexed and routes planned, and hold them in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors), in
-/// [`Priority::Normal`](crate::Priority::Normal) with their other
+/// [`SteeringPriority::Normal`](crate::SteeringPriority::Normal) with their other
 /// behaviors. Needs [`SteeringAgentPlugin`](crate::SteeringAgentPlugin)
 /// first; sees the level's obstacles if
 /// [`SteeringLevelPlugin`](crate::SteeringLevelPlugin) is in.

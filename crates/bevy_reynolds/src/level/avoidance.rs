@@ -1,7 +1,7 @@
 //! Obstacle avoidance and containment, each step after every other
 //! behavior: an agent looks ahead the way the rest of its steering takes
 //! it, and steers round the first obstacle or wall in the way, and back
-//! inside its [`Containment`], in [`Priority::Critical`].
+//! inside its [`Containment`], in [`SteeringPriority::Critical`].
 //! It looks along its velocity first (a body turning still slides on along
 //! it for a while, and that is what hits things), then along where it means
 //! to go; it picks a side to pass on and keeps it while the same obstacle
@@ -23,8 +23,8 @@ use reynolds::spatial::{Nearby, ShapeHit, Touch, first_hit_among};
 use super::containment::{Containment, area_edges};
 use super::obstacles::{IgnoreObstacles, ObstacleIndex};
 use crate::agent::{
-    Combine, Heading, Position, Priority, SteeringAccumulator, SteeringAgent, SteeringParams,
-    Velocity, WanderAngle,
+    AgentHeading, AgentPosition, AgentVelocity, Combine, SteeringAccumulator, SteeringAgent,
+    SteeringParams, SteeringPriority, WanderAngle,
 };
 use crate::math::Vector;
 use crate::passes::{COSTLY, for_each};
@@ -83,9 +83,9 @@ type Avoiders<'w, 's> = Query<
     'w,
     's,
     (
-        &'static Position,
-        &'static Velocity,
-        &'static Heading,
+        &'static AgentPosition,
+        &'static AgentVelocity,
+        &'static AgentHeading,
         &'static SteeringParams,
         Option<&'static Containment>,
         Has<IgnoreObstacles>,
@@ -172,14 +172,14 @@ fn forget(memory: &mut AvoidanceMemory) {
     }
 }
 
-/// Adds avoidance's `force` to the accumulator in [`Priority::Critical`]:
+/// Adds avoidance's `force` to the accumulator in [`SteeringPriority::Critical`]:
 /// with [`Combine::Weighted`] in place of everything else (the rest would
 /// outvote it and take the agent in).
 fn take_over(steering: &mut SteeringAccumulator, params: &SteeringParams, force: Vector) {
     if let Combine::Weighted = params.combine {
         steering.0 = default();
     }
-    steering.add_force(Priority::Critical, force);
+    steering.add_force(SteeringPriority::Critical, force);
 }
 
 /// How an agent looks ahead this step: where the rest of its steering takes

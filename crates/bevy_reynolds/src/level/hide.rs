@@ -7,19 +7,19 @@ use reynolds::math::sanitize_limit;
 use super::containment::Containment;
 use super::obstacles::ObstacleIndex;
 use crate::agent::{
-    GroundPlane, Position, Priority, SteeringAccumulator, SteeringAgent, SteeringParams, Target,
-    Velocity, entity_on_ground,
+    AgentPosition, AgentVelocity, GroundPlane, SteeringAccumulator, SteeringAgent, SteeringParams,
+    SteeringPriority, SteeringTarget, entity_on_ground,
 };
 use crate::math::Vector;
 
-/// Hides from a hunter behind the level's [`Obstacle`](super::Obstacle)s:
+/// Hides from a hunter behind the level's [`SteeringObstacle`](super::SteeringObstacle)s:
 /// each step it takes the nearest spot on the far side of an obstacle, seen
 /// from the hunter ([`hiding_spot`]), and arrives there, so it stays
 /// hidden as the hunter moves. With no obstacle within `reach`, or none
 /// whose spot is free and inside its [`Containment`], it flees. Its
-/// steering goes into [`Priority::Normal`], with the agent's
-/// [`Behavior`](crate::Behavior) if it has one (give it none, or
-/// `Behavior::Idle`, to only hide).
+/// steering goes into [`SteeringPriority::Normal`], with the agent's
+/// [`SteeringBehavior`](crate::SteeringBehavior) if it has one (give it none, or
+/// `SteeringBehavior::Idle`, to only hide).
 ///
 /// An obstacle covers the agent by its middle (the mean of its corners):
 /// rocks, walls and convex blocks do; hollow or hooked polygons may not.
@@ -27,21 +27,20 @@ use crate::math::Vector;
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_reynolds::prelude::*;
-/// use bevy_reynolds::Position;
 ///
 /// # let mut app = App::new();
 /// # app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
 /// # let world = app.world_mut();
-/// world.spawn((Obstacle::circle(40.0), Position::new(300.0, 200.0)));
-/// let hunter = world.spawn((SteeringAgent, Position::new(100.0, 200.0))).id();
+/// world.spawn((SteeringObstacle::circle(40.0), AgentPosition::new(300.0, 200.0)));
+/// let hunter = world.spawn((SteeringAgent, AgentPosition::new(100.0, 200.0))).id();
 /// // Behind any obstacle within 300 px of it, else away from the hunter.
 /// let hider = world
-///     .spawn((Hide::from(hunter).within(300.0), Position::new(200.0, 400.0)))
+///     .spawn((Hide::from(hunter).within(300.0), AgentPosition::new(200.0, 400.0)))
 ///     .id();
 /// # use bevy::time::TimeUpdateStrategy;
 /// # app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(1.0 / 64.0)));
 /// # for _ in 0..64 * 10 { app.update(); }
-/// # let at = app.world().get::<Position>(hider).unwrap().0;
+/// # let at = app.world().get::<AgentPosition>(hider).unwrap().0;
 /// # // The rock between the hunter and the hider.
 /// # assert!((at - Vec2::new(100.0, 200.0)).normalize().dot(Vec2::X) > 0.98 && at.x > 340.0, "{at}");
 /// ```
@@ -50,7 +49,7 @@ use crate::math::Vector;
 #[require(SteeringAgent)]
 pub struct Hide {
     /// Whom it hides from.
-    pub hunter: Target,
+    pub hunter: SteeringTarget,
     /// How far from the agent an obstacle may be to hide behind, in world
     /// units (infinite by default: any).
     pub reach: f32,
@@ -63,7 +62,7 @@ pub struct Hide {
 
 impl Hide {
     /// Hides from `hunter`, an entity or a point, behind any obstacle.
-    pub fn from(hunter: impl Into<Target>) -> Self {
+    pub fn from(hunter: impl Into<SteeringTarget>) -> Self {
         Self {
             hunter: hunter.into(),
             reach: f32::INFINITY,
@@ -84,12 +83,12 @@ impl Hide {
 pub(super) fn hide(
     ground: Res<GroundPlane>,
     index: Res<ObstacleIndex>,
-    hunters: Query<(Option<&Position>, Option<&GlobalTransform>)>,
+    hunters: Query<(Option<&AgentPosition>, Option<&GlobalTransform>)>,
     mut hiders: Query<
         (
             Entity,
-            &Position,
-            &Velocity,
+            &AgentPosition,
+            &AgentVelocity,
             &SteeringParams,
             &mut Hide,
             Option<&Containment>,
@@ -101,8 +100,8 @@ pub(super) fn hide(
     for (entity, pos, vel, params, mut hide, containment, mut steering) in &mut hiders {
         let (pos, vel) = (pos.0, vel.0);
         let hunter = match hide.hunter {
-            Target::Point(point) => point,
-            Target::Entity(hunter) => match entity_on_ground(hunter, *ground, &hunters) {
+            SteeringTarget::Point(point) => point,
+            SteeringTarget::Entity(hunter) => match entity_on_ground(hunter, *ground, &hunters) {
                 Some(p) => p,
                 None => {
                     warn_once!(
@@ -142,6 +141,12 @@ pub(super) fn hide(
             hide.cover = cover;
             hide.spot = spot;
         }
-        steering.add_desired(Priority::Normal, 1.0, desired, vel, params.response_time);
+        steering.add_desired(
+            SteeringPriority::Normal,
+            1.0,
+            desired,
+            vel,
+            params.response_time,
+        );
     }
 }

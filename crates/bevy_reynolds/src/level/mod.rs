@@ -1,4 +1,4 @@
-//! A level ([`SteeringLevelPlugin`]): [`Obstacle`]s (rocks and walls) every
+//! A level ([`SteeringLevelPlugin`]): [`SteeringObstacle`]s (rocks and walls) every
 //! agent steers round, [`Containment`] that keeps an agent inside an area,
 //! [`FollowPath`], and [`Hide`] behind its obstacles.
 
@@ -10,12 +10,12 @@ mod paths;
 
 use bevy::prelude::*;
 
-pub use avoidance::AvoidanceMemory;
+pub(crate) use avoidance::AvoidanceMemory;
 pub(crate) use avoidance::{NoLookAhead, RouteKeepsClear};
 pub use containment::Containment;
 pub use hide::Hide;
 pub(crate) use obstacles::placer;
-pub use obstacles::{IgnoreObstacles, Obstacle, ObstacleIndex};
+pub use obstacles::{IgnoreObstacles, ObstacleIndex, SteeringObstacle};
 pub use paths::{FollowPath, SteeringPath};
 
 use crate::agent::SteeringAgent;
@@ -25,35 +25,34 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare); path
 /// following and [`Hide`], then obstacle avoidance and containment, in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors), after
-/// the agents' behaviors and flocking. Every agent gets an
-/// [`AvoidanceMemory`]. Needs [`SteeringAgentPlugin`] first (as in
+/// the agents' behaviors and flocking. Every agent remembers the side it
+/// passes an obstacle on. Needs [`SteeringAgentPlugin`] first (as in
 /// [`SteeringPlugins`](crate::SteeringPlugins)).
 ///
 /// ```
 /// use std::sync::Arc;
 /// use bevy::prelude::*;
 /// use bevy_reynolds::prelude::*;
-/// use bevy_reynolds::Position;
 ///
 /// let mut app = App::new();
 /// app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
-/// // A rock, placed by its Transform (or a Position).
-/// app.world_mut().spawn((Obstacle::circle(40.0), Transform::from_xyz(200.0, 0.0, 0.0)));
+/// // A rock, placed by its Transform (or an AgentPosition).
+/// app.world_mut().spawn((SteeringObstacle::circle(40.0), Transform::from_xyz(200.0, 0.0, 0.0)));
 /// // A wall, its ends relative to where the entity is.
-/// app.world_mut().spawn((Obstacle::wall(Vec2::new(0.0, -100.0), Vec2::new(0.0, 100.0)), Transform::from_xyz(500.0, 0.0, 0.0)));
+/// app.world_mut().spawn((SteeringObstacle::wall(Vec2::new(0.0, -100.0), Vec2::new(0.0, 100.0)), Transform::from_xyz(500.0, 0.0, 0.0)));
 /// // A patroller on a loop, kept inside a field.
 /// let beat = Arc::new(SteeringPath::new([Vec2::ZERO, Vec2::new(300.0, 0.0), Vec2::new(300.0, 200.0)], true));
 /// app.world_mut().spawn((
 ///     SteeringAgent,
 ///     FollowPath::new(beat, 20.0),
 ///     Containment::rect(Vec2::new(-400.0, -300.0), Vec2::new(400.0, 300.0)),
-///     Position::new(0.0, 0.0),
+///     AgentPosition::new(0.0, 0.0),
 /// ));
 /// app.update();
 /// ```
 ///
 /// Avoidance and containment ask for their steering in
-/// [`Priority::Critical`](crate::Priority::Critical). With
+/// [`SteeringPriority::Critical`](crate::SteeringPriority::Critical). With
 /// [`Combine::Priority`](crate::Combine::Priority) that group wins
 /// whenever it asks for anything; with the weighted sum (the default), an
 /// avoiding agent's steering *replaces* the sum of the rest while it avoids,
@@ -69,7 +68,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// corridor, it goes on along it, slowing for the bend, and turns into the
 /// bend once it sees it clear. A wanderer that meets something has its
 /// [`WanderAngle`](crate::WanderAngle) mirrored off it, so it wanders away instead of sliding
-/// along the wall (the chapter's wander angle is absolute, and would
+/// along the wall (the model's wander angle is absolute, and would
 /// otherwise keep pointing into it).
 ///
 /// [`SteeringAgentPlugin`]: crate::SteeringAgentPlugin
@@ -79,7 +78,7 @@ pub struct SteeringLevelPlugin;
 impl Plugin for SteeringLevelPlugin {
     fn build(&self, app: &mut App) {
         let schedule = SteeringSchedule::of(app, "SteeringLevelPlugin");
-        app.register_type::<Obstacle>()
+        app.register_type::<SteeringObstacle>()
             .register_type::<Containment>()
             .register_type::<FollowPath>()
             .register_type::<IgnoreObstacles>()
@@ -91,7 +90,8 @@ impl Plugin for SteeringLevelPlugin {
                 schedule,
                 (
                     (
-                        obstacles::validate_obstacles.run_if(any_with_component::<Obstacle>),
+                        obstacles::validate_obstacles
+                            .run_if(any_with_component::<SteeringObstacle>),
                         obstacles::index_obstacles.run_if(obstacles::index_wanted),
                     )
                         .chain()

@@ -8,18 +8,18 @@ use reynolds::level::{Shape, cover_circle};
 use reynolds::navigate::Solid;
 use reynolds::spatial::ShapeIndex;
 
-use crate::agent::{GroundPlane, Position, SteeringLengthUnit};
+use crate::agent::{AgentPosition, GroundPlane, SteeringLengthUnit};
 use crate::math::Vector;
 
 /// Something agents must not walk into: a circle, a wall, or a closed
-/// polygon of walls, placed by the entity's [`Position`] (if it has one)
+/// polygon of walls, placed by the entity's [`AgentPosition`] (if it has one)
 /// or its [`GlobalTransform`] on the ground. Walls are seen from both sides.
 /// It may move: the plugin indexes every obstacle where it is each step.
 ///
 /// Every agent avoids every obstacle, unless it has [`IgnoreObstacles`].
 #[derive(Component, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-pub enum Obstacle {
+pub enum SteeringObstacle {
     /// A disc of this radius round the entity.
     Circle {
         /// Its radius, in pixels (world units).
@@ -39,7 +39,7 @@ pub enum Obstacle {
     },
 }
 
-impl Obstacle {
+impl SteeringObstacle {
     /// A circle of `radius`.
     pub fn circle(radius: f32) -> Self {
         Self::Circle { radius }
@@ -61,9 +61,9 @@ impl Obstacle {
     /// wrong when it is not.
     pub fn is_valid(&self) -> bool {
         match self {
-            Obstacle::Circle { radius } => radius.is_finite() && *radius >= 0.0,
-            Obstacle::Wall { a, b } => a.is_finite() && b.is_finite(),
-            Obstacle::Polygon { points } => {
+            SteeringObstacle::Circle { radius } => radius.is_finite() && *radius >= 0.0,
+            SteeringObstacle::Wall { a, b } => a.is_finite() && b.is_finite(),
+            SteeringObstacle::Polygon { points } => {
                 points.len() >= 3 && points.iter().all(|p| p.is_finite())
             }
         }
@@ -73,17 +73,17 @@ impl Obstacle {
     /// or point, or a polygon of fewer than three points.
     pub fn problem(&self) -> Option<String> {
         match self {
-            Obstacle::Circle { radius } if !(radius.is_finite() && *radius >= 0.0) => Some(
+            SteeringObstacle::Circle { radius } if !(radius.is_finite() && *radius >= 0.0) => Some(
                 format!("a circle's radius must be 0 or more and finite, not {radius}"),
             ),
-            Obstacle::Wall { a, b } if !(a.is_finite() && b.is_finite()) => {
+            SteeringObstacle::Wall { a, b } if !(a.is_finite() && b.is_finite()) => {
                 Some(format!("a wall's ends must be finite, not {a} and {b}"))
             }
-            Obstacle::Polygon { points } if points.len() < 3 => Some(format!(
+            SteeringObstacle::Polygon { points } if points.len() < 3 => Some(format!(
                 "a polygon needs 3 points or more, not {}",
                 points.len()
             )),
-            Obstacle::Polygon { points } if points.iter().any(|p| !p.is_finite()) => {
+            SteeringObstacle::Polygon { points } if points.iter().any(|p| !p.is_finite()) => {
                 Some("a polygon's points must be finite".to_string())
             }
             _ => None,
@@ -94,30 +94,32 @@ impl Obstacle {
     /// solid inside).
     pub(crate) fn solid(&self, place: impl Fn(Vector) -> Vector) -> Solid {
         match self {
-            Obstacle::Circle { radius } => Solid::Circle {
+            SteeringObstacle::Circle { radius } => Solid::Circle {
                 center: place(Vector::ZERO),
                 radius: *radius,
             },
-            Obstacle::Wall { a, b } => Solid::Wall {
+            SteeringObstacle::Wall { a, b } => Solid::Wall {
                 a: place(*a),
                 b: place(*b),
             },
-            Obstacle::Polygon { points } => Solid::Ring(points.iter().map(|p| place(*p)).collect()),
+            SteeringObstacle::Polygon { points } => {
+                Solid::Ring(points.iter().map(|p| place(*p)).collect())
+            }
         }
     }
 
     /// Each shape it is made of, placed by `place` (local to world ground).
     fn for_each_shape(&self, place: impl Fn(Vector) -> Vector, mut each: impl FnMut(Shape)) {
         match self {
-            Obstacle::Circle { radius } => each(Shape::Circle {
+            SteeringObstacle::Circle { radius } => each(Shape::Circle {
                 center: place(Vector::ZERO),
                 radius: *radius,
             }),
-            Obstacle::Wall { a, b } => each(Shape::Wall {
+            SteeringObstacle::Wall { a, b } => each(Shape::Wall {
                 a: place(*a),
                 b: place(*b),
             }),
-            Obstacle::Polygon { points } => {
+            SteeringObstacle::Polygon { points } => {
                 for (i, a) in points.iter().enumerate() {
                     let b = points[(i + 1) % points.len()];
                     each(Shape::Wall {
@@ -130,7 +132,7 @@ impl Obstacle {
     }
 }
 
-/// An agent with this does not avoid [`Obstacle`]s (it still keeps to its
+/// An agent with this does not avoid [`SteeringObstacle`]s (it still keeps to its
 /// [`Containment`](super::containment::Containment)).
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Component, Debug, Default, PartialEq)]
@@ -147,7 +149,7 @@ pub struct ObstacleIndex {
     #[deref]
     shapes: ShapeIndex<Entity>,
     /// How many obstacles there were when the shapes were last gathered,
-    /// and how many were placed by a `Position` and had a transform.
+    /// and how many were placed by a `AgentPosition` and had a transform.
     counts: [usize; 3],
     /// How many times they were gathered.
     generation: u64,
@@ -179,10 +181,10 @@ impl ObstacleIndex {
 }
 
 /// Where an obstacle's local points are on the ground: offset by its
-/// [`Position`] if it has one, else through its transform.
+/// [`AgentPosition`] if it has one, else through its transform.
 pub(crate) fn placer(
     ground: GroundPlane,
-    position: Option<&Position>,
+    position: Option<&AgentPosition>,
     global: Option<&GlobalTransform>,
 ) -> impl Fn(Vector) -> Vector {
     let position = position.map(|p| p.0);
@@ -195,7 +197,9 @@ pub(crate) fn placer(
 }
 
 /// Logs a bad obstacle once, when it is added or changed.
-pub(super) fn validate_obstacles(obstacles: Query<(Entity, &Obstacle), Changed<Obstacle>>) {
+pub(super) fn validate_obstacles(
+    obstacles: Query<(Entity, &SteeringObstacle), Changed<SteeringObstacle>>,
+) {
     for (entity, obstacle) in &obstacles {
         if let Some(problem) = obstacle.problem() {
             warn!("obstacle {entity}: {problem}; it is ignored");
@@ -207,7 +211,7 @@ pub(super) fn validate_obstacles(obstacles: Query<(Entity, &Obstacle), Changed<O
 /// an index of them to empty.
 pub(super) fn index_wanted(
     index: Res<ObstacleIndex>,
-    obstacles: Query<(), With<Obstacle>>,
+    obstacles: Query<(), With<SteeringObstacle>>,
 ) -> bool {
     !obstacles.is_empty() || !index.is_empty()
 }
@@ -225,26 +229,26 @@ pub(super) fn index_obstacles(
     mut index: ResMut<ObstacleIndex>,
     obstacles: Query<(
         Entity,
-        &Obstacle,
-        Option<&Position>,
+        &SteeringObstacle,
+        Option<&AgentPosition>,
         Option<&GlobalTransform>,
     )>,
     moved: Query<
         (),
         (
-            With<Obstacle>,
+            With<SteeringObstacle>,
             Or<(
-                Changed<Obstacle>,
-                Changed<Position>,
+                Changed<SteeringObstacle>,
+                Changed<AgentPosition>,
                 Changed<GlobalTransform>,
             )>,
         ),
     >,
-    placed: Query<(), (With<Obstacle>, With<Position>)>,
-    transformed: Query<(), (With<Obstacle>, With<GlobalTransform>)>,
+    placed: Query<(), (With<SteeringObstacle>, With<AgentPosition>)>,
+    transformed: Query<(), (With<SteeringObstacle>, With<GlobalTransform>)>,
 ) {
     let index = &mut *index;
-    // An obstacle removed (or no longer placed by its `Position` or its
+    // An obstacle removed (or no longer placed by its `AgentPosition` or its
     // transform) leaves one of these fewer; one added is `Changed`. (Counts
     // rather than removal messages, which a fixed step can miss when
     // several frames pass between two steps.)
@@ -282,5 +286,5 @@ pub(super) fn index_obstacles(
     }
     // Cells about the size of an agent's look-ahead (and lists for the
     // probes noted since the last step, whether or not the shapes moved).
-    index.shapes.rebuild(64.0 * unit.0, changed);
+    index.shapes.rebuild(64.0 * unit.scale(), changed);
 }

@@ -8,7 +8,8 @@ use reynolds::math::{finite_or_zero, sanitize_limit};
 use reynolds::path::{Polyline, follow_path};
 
 use crate::agent::{
-    Position, Priority, SteeringAccumulator, SteeringAgent, SteeringParams, Velocity,
+    AgentPosition, AgentVelocity, SteeringAccumulator, SteeringAgent, SteeringParams,
+    SteeringPriority,
 };
 use crate::math::Vector;
 use crate::passes::{CHEAP, for_each};
@@ -19,10 +20,10 @@ pub type SteeringPath = Polyline;
 
 /// Follows a path: seeks a point a little ahead of its cursor, which only
 /// moves forward (see [`follow_path`]). Its steering
-/// goes into [`Priority::Normal`], with the agent's [`Behavior`] if it has
-/// one (give it none, or `Behavior::Idle`, to only follow).
+/// goes into [`SteeringPriority::Normal`], with the agent's [`SteeringBehavior`] if it has
+/// one (give it none, or `SteeringBehavior::Idle`, to only follow).
 ///
-/// [`Behavior`]: crate::Behavior
+/// [`SteeringBehavior`]: crate::SteeringBehavior
 #[derive(Component, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 #[require(SteeringAgent)]
@@ -62,12 +63,12 @@ impl FollowPath {
 }
 
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
-/// each path follower seeks along its path, in [`Priority::Normal`].
+/// each path follower seeks along its path, in [`SteeringPriority::Normal`].
 pub(super) fn follow_paths(
     mut agents: Query<
         (
-            &Position,
-            &Velocity,
+            &AgentPosition,
+            &AgentVelocity,
             &SteeringParams,
             &mut FollowPath,
             &mut SteeringAccumulator,
@@ -97,7 +98,7 @@ pub(super) fn follow_paths(
                 follow.aim = step.aim;
             }
             steering.add_desired(
-                Priority::Normal,
+                SteeringPriority::Normal,
                 1.0,
                 step.desired,
                 vel.0,

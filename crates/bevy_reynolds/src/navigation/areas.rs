@@ -9,8 +9,8 @@ use reynolds::navigate::{Ground, Route, Solid, WalkableArea};
 
 use super::work::{Frames, Work, steps_in};
 use super::{MovingObstacle, NavigationSettings};
-use crate::agent::{GroundPlane, Position, SteeringAgent};
-use crate::level::{Obstacle, ObstacleIndex, placer};
+use crate::agent::{AgentPosition, GroundPlane, SteeringAgent};
+use crate::level::{ObstacleIndex, SteeringObstacle, placer};
 use crate::math::Vector;
 
 /// How many changes of the level the areas remember, to tell which routes
@@ -19,7 +19,7 @@ const CHANGES_KEPT: usize = 64;
 
 /// The walkable ground of the level for each size of body (and each
 /// [`Containment`](crate::Containment)) that navigates, made from the still
-/// [`Obstacle`]s when a route first needs it, and made again when one of
+/// [`SteeringObstacle`]s when a route first needs it, and made again when one of
 /// them is added, changed, moved or removed: off the step, taken
 /// [`NavigationSettings::area_lag`] later.
 #[derive(Resource, Default)]
@@ -346,8 +346,8 @@ pub(super) fn gather_solids(
     obstacles: Query<
         (
             Entity,
-            &Obstacle,
-            Option<&Position>,
+            &SteeringObstacle,
+            Option<&AgentPosition>,
             Option<&GlobalTransform>,
         ),
         (Without<MovingObstacle>, Without<SteeringAgent>),

@@ -11,7 +11,8 @@ use reynolds::navigate::{RouteFollowing, corner_in_sight, follow_route};
 use super::routes::goal_point;
 use super::{Arrived, Navigate, NavigationRoute, NavigationStatus, STALL_AFTER, Stalled};
 use crate::agent::{
-    GroundPlane, Position, Priority, SteeringAccumulator, SteeringAgent, SteeringParams, Velocity,
+    AgentPosition, AgentVelocity, GroundPlane, SteeringAccumulator, SteeringAgent, SteeringParams,
+    SteeringPriority,
 };
 use crate::flocking::NeighborGrid;
 use crate::level::{Containment, ObstacleIndex};
@@ -31,15 +32,15 @@ const LOOK_PAST_EVERY: u64 = 4;
 
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
 /// each agent with a route heads for its next corner (arriving at the
-/// last), in [`Priority::Normal`]; reaching the end triggers [`Arrived`].
+/// last), in [`SteeringPriority::Normal`]; reaching the end triggers [`Arrived`].
 #[allow(clippy::type_complexity)]
 pub(super) fn follow_routes(
     mut agents: Query<
         (
             Entity,
             &Navigate,
-            &Position,
-            &Velocity,
+            &AgentPosition,
+            &AgentVelocity,
             &SteeringParams,
             Option<&Containment>,
             &mut NavigationRoute,
@@ -53,7 +54,7 @@ pub(super) fn follow_routes(
     grid: Option<Res<NeighborGrid>>,
     time: Res<Time>,
     ground: Res<GroundPlane>,
-    places: Query<(Option<&Position>, Option<&GlobalTransform>)>,
+    places: Query<(Option<&AgentPosition>, Option<&GlobalTransform>)>,
     mut step: Local<u64>,
     mut commands: Commands,
 ) {
@@ -83,7 +84,13 @@ pub(super) fn follow_routes(
             response_time: params.response_time,
         };
         let mut steer = |desired| {
-            steering.add_desired(Priority::Normal, 1.0, desired, vel.0, params.response_time);
+            steering.add_desired(
+                SteeringPriority::Normal,
+                1.0,
+                desired,
+                vel.0,
+                params.response_time,
+            );
         };
         // Sent where its route (if any) does not go: straight for the goal
         // until its route comes, so that a unit moves in the step after

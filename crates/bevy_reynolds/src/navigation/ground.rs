@@ -8,7 +8,9 @@ use reynolds::navigate::GroundHint;
 
 use super::areas::NavigationAreas;
 use super::{Navigate, NavigationRoute};
-use crate::agent::{Position, PreviousPosition, SteeringAgent, SteeringParams, Velocity};
+use crate::agent::{
+    AgentPosition, AgentPreviousPosition, AgentVelocity, SteeringAgent, SteeringParams,
+};
 use crate::crowd::AvoidAgents;
 use crate::level::{Containment, IgnoreObstacles, ObstacleIndex};
 use crate::math::Vector;
@@ -41,9 +43,9 @@ pub(super) fn keep_on_ground(
     time: Res<Time>,
     mut agents: Query<
         (
-            &mut Position,
-            &PreviousPosition,
-            &mut Velocity,
+            &mut AgentPosition,
+            &AgentPreviousPosition,
+            &mut AgentVelocity,
             &mut OnGround,
             &SteeringParams,
             Option<&Containment>,

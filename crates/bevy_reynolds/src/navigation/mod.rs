@@ -1,6 +1,6 @@
 //! Navigation ([`SteeringNavigationPlugin`]): send an agent anywhere it can
 //! reach with [`Navigate`], and it finds the shortest way there for its
-//! body through the level's [`Obstacle`](crate::Obstacle)s and follows it. Planar.
+//! body through the level's [`SteeringObstacle`](crate::SteeringObstacle)s and follows it. Planar.
 
 mod areas;
 mod follow;
@@ -21,7 +21,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 
 /// Sends an agent somewhere: the plugin finds the shortest route there for
 /// its body (its [`radius`](crate::SteeringParams::radius) and
-/// [`clearance`](Self::clearance)) round every [`Obstacle`](crate::Obstacle), inside its
+/// [`clearance`](Self::clearance)) round every [`SteeringObstacle`](crate::SteeringObstacle), inside its
 /// [`Containment`](crate::Containment) if it has one, and the agent follows
 /// it corner to corner and arrives at its end. Every other behavior,
 /// containment and [`AvoidAgents`](crate::AvoidAgents) still apply; the
@@ -33,7 +33,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// Its [`NavigationStatus`] says how it is going, and [`Arrived`] or
 /// [`Unreachable`] is triggered on the agent when it ends.
 ///
-/// Give it no [`Behavior`](crate::Behavior) (or `Behavior::Idle`): the
+/// Give it no [`SteeringBehavior`](crate::SteeringBehavior) (or `SteeringBehavior::Idle`): the
 /// route is its behavior. A point (radius 0, the default) is routed as the
 /// body [`SteeringParams::body_radius`](crate::SteeringParams::body_radius)
 /// gives it: as wide as its clearance, 4 px.
@@ -42,15 +42,14 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 /// use bevy::prelude::*;
 /// # use bevy::time::TimeUpdateStrategy;
 /// use bevy_reynolds::prelude::*;
-/// use bevy_reynolds::Position;
 ///
 /// let mut app = App::new();
 /// app.add_plugins((MinimalPlugins, SteeringPlugins::default()));
 /// // A wall between the agent and where it is sent.
-/// app.world_mut().spawn(Obstacle::wall(Vec2::new(0.0, -200.0), Vec2::new(0.0, 200.0)));
+/// app.world_mut().spawn(SteeringObstacle::wall(Vec2::new(0.0, -200.0), Vec2::new(0.0, 200.0)));
 /// let agent = app
 ///     .world_mut()
-///     .spawn((Navigate::to(Vec2::new(300.0, 0.0)), Position::new(-300.0, 0.0)))
+///     .spawn((Navigate::to(Vec2::new(300.0, 0.0)), AgentPosition::new(-300.0, 0.0)))
 ///     .observe(|arrived: On<Arrived>| info!("{} is there", arrived.entity))
 ///     .id();
 /// # // Ten seconds of fixed steps, however fast this machine runs them.
@@ -63,7 +62,7 @@ use crate::schedule::{SteeringSchedule, StepSystems};
 #[require(SteeringAgent, NavigationStatus, NavigationRoute, follow::Progress)]
 pub struct Navigate {
     /// Where to.
-    pub goal: Goal,
+    pub goal: NavigationGoal,
     /// How far beyond its body the route keeps from every obstacle, as a
     /// share of the body's radius: 0.25. The agent cuts a corner by at most
     /// this much, so it never touches what it goes round.
@@ -74,17 +73,17 @@ impl Navigate {
     /// Sends the agent to `point`.
     pub fn to(point: Vector) -> Self {
         Self {
-            goal: Goal::Point(point),
+            goal: NavigationGoal::Point(point),
             clearance: 0.25,
         }
     }
 
     /// Sends the agent to an entity (placed by its
-    /// [`Position`](crate::Position) or its transform), planned again when
+    /// [`AgentPosition`](crate::AgentPosition) or its transform), planned again when
     /// it moves off the route's end.
     pub fn to_entity(entity: Entity) -> Self {
         Self {
-            goal: Goal::Entity(entity),
+            goal: NavigationGoal::Entity(entity),
             clearance: 0.25,
         }
     }
@@ -92,7 +91,7 @@ impl Navigate {
 
 /// Where a [`Navigate`] agent goes.
 #[derive(Reflect, Debug, Clone, Copy, PartialEq)]
-pub enum Goal {
+pub enum NavigationGoal {
     /// A point on the ground.
     Point(Vector),
     /// An entity, where it is.
@@ -207,7 +206,7 @@ impl NavigationRoute {
     }
 }
 
-/// An [`Obstacle`](crate::Obstacle) that moves (a cart, a door that swings): avoided where
+/// An [`SteeringObstacle`](crate::SteeringObstacle) that moves (a cart, a door that swings): avoided where
 /// agents meet it, never carved out of the routes' ground. Every other
 /// obstacle is still: routes go round it, and adding, moving or removing
 /// one makes the ground again (off the step, in use
@@ -269,7 +268,7 @@ impl Default for NavigationSettings {
 /// [`ObstacleIndex`](crate::ObstacleIndex), on the
 /// [`NavigationAreas`] made from it), and followed in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors), after
-/// path following, in [`Priority::Normal`](crate::Priority::Normal). Needs
+/// path following, in [`SteeringPriority::Normal`](crate::SteeringPriority::Normal). Needs
 /// [`SteeringLevelPlugin`](crate::SteeringLevelPlugin), which indexes the
 /// obstacles.
 #[derive(Debug, Clone, Copy, Default)]
@@ -326,8 +325,7 @@ fn look_ahead_again(removed: On<Remove, Navigate>, mut commands: Commands) {
 /// The schedule that marks a frame's end: its own, run after `Last` on
 /// this thread, so that routes waiting between frames start only once the
 /// frame's last system has run (marked in `Last`, their thread took a core
-/// from the rest of `Last`: BENCHMARKS.md, "The frame's end marked after
-/// `Last`"). `Last` in an app without Bevy's main schedule order.
+/// from the rest of `Last`: BENCHMARKS.md, "Routes"). `Last` in an app without Bevy's main schedule order.
 fn frame_ended(app: &mut App) -> InternedScheduleLabel {
     use bevy::app::MainScheduleOrder;
     use bevy::ecs::schedule::SingleThreadedExecutor;

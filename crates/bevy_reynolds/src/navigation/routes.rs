@@ -13,8 +13,10 @@ use reynolds::navigate::{Route, RouteEnd, WalkableArea};
 use super::areas::NavigationAreas;
 use super::follow::{Progress, in_sight};
 use super::work::{Work, steps_in};
-use super::{Goal, Navigate, NavigationRoute, NavigationSettings, NavigationStatus, Unreachable};
-use crate::agent::{GroundPlane, Position, SteeringAgent, SteeringParams, entity_on_ground};
+use super::{
+    Navigate, NavigationGoal, NavigationRoute, NavigationSettings, NavigationStatus, Unreachable,
+};
+use crate::agent::{AgentPosition, GroundPlane, SteeringAgent, SteeringParams, entity_on_ground};
 use crate::level::{Containment, ObstacleIndex};
 use crate::math::Vector;
 
@@ -31,13 +33,13 @@ fn route_body(params: &SteeringParams, navigate: &Navigate) -> f32 {
 
 /// Where the goal is now, if it is anywhere.
 pub(super) fn goal_point(
-    goal: Goal,
+    goal: NavigationGoal,
     ground: GroundPlane,
-    places: &Query<(Option<&Position>, Option<&GlobalTransform>)>,
+    places: &Query<(Option<&AgentPosition>, Option<&GlobalTransform>)>,
 ) -> Option<Vector> {
     match goal {
-        Goal::Point(p) => p.is_finite().then_some(p),
-        Goal::Entity(entity) => entity_on_ground(entity, ground, places),
+        NavigationGoal::Point(p) => p.is_finite().then_some(p),
+        NavigationGoal::Entity(entity) => entity_on_ground(entity, ground, places),
     }
 }
 
@@ -129,12 +131,12 @@ pub(super) fn plan_routes(
     mut areas: ResMut<NavigationAreas>,
     mut under_way: ResMut<RoutesUnderWay>,
     index: Res<ObstacleIndex>,
-    places: Query<(Option<&Position>, Option<&GlobalTransform>)>,
+    places: Query<(Option<&AgentPosition>, Option<&GlobalTransform>)>,
     mut agents: Query<
         (
             Entity,
             Ref<Navigate>,
-            &Position,
+            &AgentPosition,
             &SteeringParams,
             Option<&Containment>,
             &mut NavigationRoute,

@@ -181,8 +181,7 @@ impl<T> Drop for Work<T> {
 /// (Linux's and Android's `SCHED_IDLE`): it runs only on a core nothing
 /// else wants. At the normal priority, a thread woken as a frame ended
 /// took the core of the thread that woke it for the system's whole slice,
-/// and the app's next frame waited (BENCHMARKS.md, "Routes in the idle
-/// class"). Elsewhere it keeps its priority.
+/// and the app's next frame waited (BENCHMARKS.md, "Routes"). Elsewhere it keeps its priority.
 #[cfg(not(target_arch = "wasm32"))]
 fn idle_class() {
     #[cfg(any(target_os = "linux", target_os = "android"))]

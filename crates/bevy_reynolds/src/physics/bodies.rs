@@ -1,32 +1,37 @@
 //! The body's place and velocity to the agent before the step, the chosen
 //! velocity and heading to the body after it.
 
-use avian2d::prelude::{Collider, LinearVelocity, Position as BodyPosition, RigidBody, Rotation};
+use avian2d::prelude::{Collider, LinearVelocity, Position, RigidBody, Rotation};
 use bevy::prelude::*;
 
 use super::{ColliderAgents, radius_from};
-use crate::agent::{Heading, Position, SteeringAgent, Velocity};
+use crate::agent::{AgentHeading, AgentPosition, AgentVelocity, SteeringAgent};
 
 /// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
 /// each agent where its body is, at its body's velocity.
 pub(super) fn bodies_to_agents(
     mut agents: Query<
-        (&BodyPosition, &LinearVelocity, &mut Position, &mut Velocity),
+        (
+            &Position,
+            &LinearVelocity,
+            &mut AgentPosition,
+            &mut AgentVelocity,
+        ),
         With<SteeringAgent>,
     >,
     lost: Query<Entity, (Added<SteeringAgent>, Without<RigidBody>)>,
 ) {
     if let Some(entity) = lost.iter().next() {
         warn_once!(
-            "agent {entity} has no avian RigidBody: with SteeringAvianPlugin, avian moves the agents, and this one will not move"
+            "agent {entity} has no avian RigidBody: with SteeringAvian2dPlugin, avian moves the agents, and this one will not move"
         );
     }
     for (body, body_velocity, mut pos, mut vel) in &mut agents {
         if body.0.is_finite() {
-            pos.set_if_neq(Position(body.0));
+            pos.set_if_neq(AgentPosition(body.0));
         }
         if body_velocity.0.is_finite() {
-            vel.set_if_neq(Velocity(body_velocity.0));
+            vel.set_if_neq(AgentVelocity(body_velocity.0));
         }
     }
 }
@@ -35,7 +40,12 @@ pub(super) fn bodies_to_agents(
 /// each body at the velocity steering chose, facing the agent's heading.
 pub(super) fn agents_to_bodies(
     mut agents: Query<
-        (&Velocity, &Heading, &mut LinearVelocity, &mut Rotation),
+        (
+            &AgentVelocity,
+            &AgentHeading,
+            &mut LinearVelocity,
+            &mut Rotation,
+        ),
         (With<SteeringAgent>, With<RigidBody>),
     >,
 ) {

@@ -3,13 +3,11 @@
 
 use avian3d::parry::math::Pose;
 use avian3d::parry::shape::{Shape, TypedShape};
-use avian3d::prelude::{
-    Collider, Gravity, LinearVelocity, Position as BodyPosition, RigidBody, Rotation,
-};
+use avian3d::prelude::{Collider, Gravity, LinearVelocity, Position, RigidBody, Rotation};
 use bevy::prelude::*;
 
 use super::{ColliderAgents, radius_from};
-use crate::agent::{GroundPlane, Heading, Position, SteeringAgent, Velocity};
+use crate::agent::{AgentHeading, AgentPosition, AgentVelocity, GroundPlane, SteeringAgent};
 use crate::math::Vector;
 
 /// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
@@ -19,7 +17,12 @@ pub(super) fn bodies_to_agents(
     ground: Res<GroundPlane>,
     gravity: Option<Res<Gravity>>,
     mut agents: Query<
-        (&BodyPosition, &LinearVelocity, &mut Position, &mut Velocity),
+        (
+            &Position,
+            &LinearVelocity,
+            &mut AgentPosition,
+            &mut AgentVelocity,
+        ),
         With<SteeringAgent>,
     >,
     lost: Query<Entity, (Added<SteeringAgent>, Without<RigidBody>)>,
@@ -43,10 +46,10 @@ pub(super) fn bodies_to_agents(
     }
     for (body, body_velocity, mut pos, mut vel) in &mut agents {
         if body.0.is_finite() {
-            pos.set_if_neq(Position(ground.to_ground(body.0)));
+            pos.set_if_neq(AgentPosition(ground.to_ground(body.0)));
         }
         if body_velocity.0.is_finite() {
-            vel.set_if_neq(Velocity(ground.to_ground(body_velocity.0)));
+            vel.set_if_neq(AgentVelocity(ground.to_ground(body_velocity.0)));
         }
     }
 }
@@ -58,7 +61,12 @@ pub(super) fn bodies_to_agents(
 pub(super) fn agents_to_bodies(
     ground: Res<GroundPlane>,
     mut agents: Query<
-        (&Velocity, &Heading, &mut LinearVelocity, &mut Rotation),
+        (
+            &AgentVelocity,
+            &AgentHeading,
+            &mut LinearVelocity,
+            &mut Rotation,
+        ),
         (With<SteeringAgent>, With<RigidBody>),
     >,
 ) {

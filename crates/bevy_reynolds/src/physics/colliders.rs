@@ -6,9 +6,9 @@ use avian2d::parry::shape::{Shape, TypedShape};
 use avian2d::prelude::{Collider, ColliderOf, RigidBody, Sensor};
 use bevy::prelude::*;
 
-use super::ColliderObstacle;
+use super::{ColliderObstacle, UnsupportedShape};
 use crate::agent::SteeringAgent;
-use crate::level::Obstacle;
+use crate::level::SteeringObstacle;
 use crate::math::Vector;
 
 /// Sides of each of a capsule's round ends.
@@ -22,11 +22,13 @@ const CAP_SIDES: usize = 8;
 /// ```
 /// # use avian2d::prelude::Collider;
 /// # use bevy::prelude::*;
-/// # use bevy_reynolds::{Obstacle, physics::obstacles_of};
+/// # use bevy_reynolds::{SteeringObstacle, physics::obstacles_of};
 /// let wall = obstacles_of(&Collider::segment(Vec2::ZERO, Vec2::new(0.0, 100.0))).unwrap();
-/// assert_eq!(wall, [(Vec2::ZERO, Obstacle::wall(Vec2::ZERO, Vec2::new(0.0, 100.0)))]);
+/// assert_eq!(wall, [(Vec2::ZERO, SteeringObstacle::wall(Vec2::ZERO, Vec2::new(0.0, 100.0)))]);
 /// ```
-pub fn obstacles_of(collider: &Collider) -> Result<Vec<(Vector, Obstacle)>, String> {
+pub fn obstacles_of(
+    collider: &Collider,
+) -> Result<Vec<(Vector, SteeringObstacle)>, UnsupportedShape> {
     let mut obstacles = Vec::new();
     shape_obstacles(collider.shape().as_ref(), Pose::IDENTITY, &mut obstacles)?;
     Ok(obstacles)
@@ -36,14 +38,17 @@ pub fn obstacles_of(collider: &Collider) -> Result<Vec<(Vector, Obstacle)>, Stri
 fn shape_obstacles(
     shape: &dyn Shape,
     pose: Pose,
-    obstacles: &mut Vec<(Vector, Obstacle)>,
-) -> Result<(), String> {
+    obstacles: &mut Vec<(Vector, SteeringObstacle)>,
+) -> Result<(), UnsupportedShape> {
     let polygon = |points: &mut dyn Iterator<Item = Vector>| {
-        (Vector::ZERO, Obstacle::polygon(points.map(|p| pose * p)))
+        (
+            Vector::ZERO,
+            SteeringObstacle::polygon(points.map(|p| pose * p)),
+        )
     };
     match shape.as_typed_shape() {
         TypedShape::Ball(ball) => {
-            obstacles.push((pose * Vector::ZERO, Obstacle::circle(ball.radius)))
+            obstacles.push((pose * Vector::ZERO, SteeringObstacle::circle(ball.radius)))
         }
         TypedShape::Cuboid(cuboid) => {
             let h = cuboid.half_extents;
@@ -57,7 +62,7 @@ fn shape_obstacles(
         TypedShape::Capsule(capsule) => {
             let (a, b, radius) = (capsule.segment.a, capsule.segment.b, capsule.radius);
             if a == b {
-                obstacles.push((pose * a, Obstacle::circle(radius)));
+                obstacles.push((pose * a, SteeringObstacle::circle(radius)));
             } else {
                 obstacles.push(polygon(&mut stadium(a, b, radius)));
             }
@@ -65,7 +70,7 @@ fn shape_obstacles(
         TypedShape::Segment(segment) => {
             obstacles.push((
                 Vector::ZERO,
-                Obstacle::wall(pose * segment.a, pose * segment.b),
+                SteeringObstacle::wall(pose * segment.a, pose * segment.b),
             ));
         }
         TypedShape::Triangle(triangle) => {
@@ -78,7 +83,7 @@ fn shape_obstacles(
             for segment in polyline.segments() {
                 obstacles.push((
                     Vector::ZERO,
-                    Obstacle::wall(pose * segment.a, pose * segment.b),
+                    SteeringObstacle::wall(pose * segment.a, pose * segment.b),
                 ));
             }
         }
@@ -87,7 +92,11 @@ fn shape_obstacles(
                 shape_obstacles(part.as_ref(), pose * *part_pose, obstacles)?;
             }
         }
-        _ => return Err(format!("{:?}", shape.shape_type())),
+        _ => {
+            return Err(UnsupportedShape {
+                shape: format!("{:?}", shape.shape_type()),
+            });
+        }
     }
     Ok(())
 }
@@ -156,7 +165,8 @@ pub(super) fn colliders_to_obstacles(
             Ok(obstacles) => obstacles,
             Err(shape) => {
                 warn_once!(
-                    "collider {entity} is a {shape}, which is no obstacle the agents can see: skipped (circles, rectangles, capsules, segments, triangles, convex polygons, polylines and compounds of them are)"
+                    "collider {entity} is a {}, which is no obstacle the agents can see: skipped (circles, rectangles, capsules, segments, triangles, convex polygons, polylines and compounds of them are)",
+                    shape.shape
                 );
                 continue;
             }
@@ -176,7 +186,7 @@ pub(super) fn colliders_to_obstacles(
         // changes, so this is made again then.
         let stretch = here.scale().truncate().abs().max_element();
         for (at, mut obstacle) in obstacles {
-            if let Obstacle::Circle { radius } = &mut obstacle {
+            if let SteeringObstacle::Circle { radius } = &mut obstacle {
                 *radius *= stretch;
             }
             let transform = Transform::from_translation(at.extend(0.0));

@@ -7,9 +7,9 @@ use avian3d::prelude::{Collider, ColliderOf, RigidBody, Sensor};
 use bevy::prelude::*;
 use geo::{Area, ConvexHull, Coord, MultiPoint, Point};
 
-use super::ColliderObstacle;
-use crate::agent::{GroundPlane, Position, SteeringAgent, SteeringLengthUnit};
-use crate::level::Obstacle;
+use super::{ColliderObstacle, UnsupportedShape};
+use crate::agent::{AgentPosition, GroundPlane, SteeringAgent, SteeringLengthUnit};
+use crate::level::SteeringObstacle;
 use crate::math::Vector;
 
 /// Where a static collider is in the agents' way: between `step` and
@@ -20,8 +20,8 @@ use crate::math::Vector;
 /// they walk under; neither is an obstacle.
 ///
 /// By default, the ground at 0, a step of 12 and a head of 80 of the
-/// chapter's pixels scaled by the [`SteeringLengthUnit`] (at 0.025, a
-/// metre world's: 0.3 m and 2 m).
+/// model's pixels scaled by the [`SteeringLengthUnit`] (at 1, a metre
+/// world's: 0.3 m and 2 m).
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Resource, Debug, PartialEq)]
 pub struct ObstacleHeights {
@@ -36,8 +36,10 @@ pub struct ObstacleHeights {
 }
 
 impl ObstacleHeights {
-    /// The heights for a world whose [`SteeringLengthUnit`] is `unit`.
-    pub fn scaled(unit: f32) -> Self {
+    /// The heights for a world of `units_per_metre` (its
+    /// [`SteeringLengthUnit`]).
+    pub fn with_length_unit(units_per_metre: f32) -> Self {
+        let unit = SteeringLengthUnit(units_per_metre).scale();
         Self {
             ground: 0.0,
             step: 12.0 * unit,
@@ -74,10 +76,12 @@ impl ObstacleHeights {
 
 impl FromWorld for ObstacleHeights {
     fn from_world(world: &mut World) -> Self {
-        Self::scaled(
+        Self::with_length_unit(
             world
                 .get_resource::<SteeringLengthUnit>()
-                .map_or(1.0, |u| u.0),
+                .copied()
+                .unwrap_or_default()
+                .0,
         )
     }
 }
@@ -116,14 +120,14 @@ const ROUND_SIDES: usize = 16;
 /// ```
 /// # use avian3d::prelude::Collider;
 /// # use bevy::prelude::*;
-/// # use bevy_reynolds::{GroundPlane, Obstacle};
+/// # use bevy_reynolds::{GroundPlane, SteeringObstacle};
 /// # use bevy_reynolds::physics::{ObstacleHeights, footprints_of};
-/// let heights = ObstacleHeights::scaled(0.025);
+/// let heights = ObstacleHeights::with_length_unit(1.0);
 /// // A pillar 3 m high, 0.5 m across, at x = 4, z = 2.
 /// let pillar = Collider::cylinder(0.5, 3.0);
 /// let at = GlobalTransform::from_xyz(4.0, 1.5, 2.0);
 /// let footprint = footprints_of(&pillar, &at, GroundPlane::Xz, &heights).unwrap();
-/// assert_eq!(footprint, [(Vec2::new(4.0, 2.0), Obstacle::circle(0.5))]);
+/// assert_eq!(footprint, [(Vec2::new(4.0, 2.0), SteeringObstacle::circle(0.5))]);
 /// // The floor: none.
 /// let floor = Collider::cuboid(50.0, 0.2, 50.0);
 /// let at = GlobalTransform::from_xyz(0.0, -0.1, 0.0);
@@ -134,7 +138,7 @@ pub fn footprints_of(
     at: &GlobalTransform,
     ground: GroundPlane,
     heights: &ObstacleHeights,
-) -> Result<Vec<(Vector, Obstacle)>, String> {
+) -> Result<Vec<(Vector, SteeringObstacle)>, UnsupportedShape> {
     let (_, rotation, translation) = at.to_scale_rotation_translation();
     if !(translation.is_finite() && rotation.is_finite()) {
         return Ok(Vec::new());
@@ -152,8 +156,8 @@ fn shape_footprints(
     pose: Pose,
     ground: GroundPlane,
     heights: &ObstacleHeights,
-    footprints: &mut Vec<(Vector, Obstacle)>,
-) -> Result<(), String> {
+    footprints: &mut Vec<(Vector, SteeringObstacle)>,
+) -> Result<(), UnsupportedShape> {
     if let TypedShape::Compound(compound) = shape.as_typed_shape() {
         for (part_pose, part) in compound.shapes() {
             shape_footprints(
@@ -172,20 +176,20 @@ fn shape_footprints(
         return Ok(());
     }
     let seen = |p: Vec3| ground.to_ground(pose * p);
-    let at_zero = |footprint: Option<Obstacle>| footprint.map(|o| (Vector::ZERO, o));
+    let at_zero = |footprint: Option<SteeringObstacle>| footprint.map(|o| (Vector::ZERO, o));
     // A round shape about the axis from `a` to `b` (in its own frame), of
     // `radius` at its widest: a circle if the axis stands upright.
     let round = |a: Vec3, b: Vec3, radius: f32, support: &dyn SupportMap| {
         let (a, b) = (seen(a), seen(b));
         if a.distance(b) <= 1e-4 * radius {
-            Some((a.midpoint(b), Obstacle::circle(radius)))
+            Some((a.midpoint(b), SteeringObstacle::circle(radius)))
         } else {
             at_zero(outline(&round_outline(support, pose, ground)))
         }
     };
     match shape.as_typed_shape() {
         TypedShape::Ball(ball) => {
-            footprints.push((seen(Vec3::ZERO), Obstacle::circle(ball.radius)));
+            footprints.push((seen(Vec3::ZERO), SteeringObstacle::circle(ball.radius)));
         }
         TypedShape::Capsule(capsule) => footprints.extend(round(
             capsule.segment.a,
@@ -231,7 +235,11 @@ fn shape_footprints(
             Some(support) => {
                 footprints.extend(at_zero(outline(&round_outline(support, pose, ground))))
             }
-            None => return Err(format!("{:?}", shape.shape_type())),
+            None => {
+                return Err(UnsupportedShape {
+                    shape: format!("{:?}", shape.shape_type()),
+                });
+            }
         },
     }
     Ok(())
@@ -260,7 +268,7 @@ fn round_outline(support: &dyn SupportMap, pose: Pose, ground: GroundPlane) -> V
 /// The convex hull of `points` as an obstacle: a polygon, or a wall if they
 /// lie on a line, or nothing if they are one point (a pole seen from
 /// above: too thin to avoid) or not all finite.
-fn outline(points: &[Vector]) -> Option<Obstacle> {
+fn outline(points: &[Vector]) -> Option<SteeringObstacle> {
     if points.is_empty() || points.iter().any(|p| !p.is_finite()) {
         return None;
     }
@@ -281,7 +289,7 @@ fn outline(points: &[Vector]) -> Option<Obstacle> {
     let first = points[0];
     let size = points.iter().map(|p| p.distance(first)).fold(0.0, f32::max);
     if ring.len() >= 3 && hull.unsigned_area() > 1e-6 * size * size {
-        return Some(Obstacle::polygon(corners));
+        return Some(SteeringObstacle::polygon(corners));
     }
     // On a line: its two ends, the points farthest apart along it (unless
     // it is a point, to f32's steps at its distance from the origin).
@@ -294,7 +302,7 @@ fn outline(points: &[Vector]) -> Option<Obstacle> {
     }
     let along = |p: &&Vector| (far - first).dot(**p - first);
     let a = points.iter().min_by(|p, q| along(p).total_cmp(&along(q)))?;
-    Some(Obstacle::wall(*a, far))
+    Some(SteeringObstacle::wall(*a, far))
 }
 
 /// Before [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare):
@@ -318,7 +326,7 @@ pub(super) fn colliders_to_footprints(
     >,
     bodies: Query<&RigidBody>,
     footprints: Query<&Footprints>,
-    obstacles: Query<(&Position, &Obstacle), With<FootprintOf>>,
+    obstacles: Query<(&AgentPosition, &SteeringObstacle), With<FootprintOf>>,
     mut removed: RemovedComponents<Collider>,
     mut commands: Commands,
 ) {
@@ -360,7 +368,8 @@ pub(super) fn colliders_to_footprints(
             Err(shape) => {
                 unmake(made, &mut commands);
                 warn_once!(
-                    "collider {entity} is a {shape}, which is no obstacle the agents can see: skipped (balls, cuboids, capsules, cylinders, cones, convex hulls, triangles, segments, polylines and compounds of them are)"
+                    "collider {entity} is a {}, which is no obstacle the agents can see: skipped (balls, cuboids, capsules, cylinders, cones, convex hulls, triangles, segments, polylines and compounds of them are)",
+                    shape.shape
                 );
                 continue;
             }
@@ -375,12 +384,12 @@ pub(super) fn colliders_to_footprints(
         }
         unmake(made, &mut commands);
         for (at, obstacle) in footprint {
-            // Placed by a `Position` on the ground: no transform to follow.
+            // Placed by a `AgentPosition` on the ground: no transform to follow.
             commands.spawn((
                 ColliderObstacle,
                 FootprintOf(entity),
                 obstacle,
-                Position(at),
+                AgentPosition(at),
             ));
         }
     }

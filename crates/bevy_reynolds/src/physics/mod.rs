@@ -1,14 +1,14 @@
 //! Avian bodies as agents, and avian colliders as the level: in 2D
-//! (feature `avian2d`, [`SteeringAvianPlugin`]) and on the XZ ground of a
+//! (feature `avian2d`, [`SteeringAvian2dPlugin`]) and on the XZ ground of a
 //! 3D world (feature `avian3d`, [`SteeringAvian3dPlugin`]).
 //!
 //! **Bodies.** Every agent is an avian body ([`Writeback::Physics`]: the
 //! plugin moves none itself). Before each steering step, its
-//! [`Position`](crate::Position) and [`Velocity`](crate::Velocity) are the
+//! [`AgentPosition`](crate::AgentPosition) and [`AgentVelocity`](crate::AgentVelocity) are the
 //! body's (where the last physics step and its contacts left it; in 3D,
 //! seen on the [`GroundPlane`](crate::GroundPlane)); after it, the velocity
 //! steering chose is the body's `LinearVelocity` (in 3D its up component
-//! kept, so gravity still pulls), and its [`Heading`](crate::Heading) the
+//! kept, so gravity still pulls), and its [`AgentHeading`](crate::AgentHeading) the
 //! body's `Rotation` (in 3D a yaw about the up axis: lock the body's
 //! rotations; and let it slide, with `Friction::ZERO` and
 //! `CoefficientCombine::Min`, as character controllers do: a floor's
@@ -24,17 +24,17 @@
 //! changes and noted in [`RadiusFromCollider`], so that its routes, crowds
 //! and doors go by the body avian moves. A radius the game sets stays.
 //!
-//! A velocity, not a force: the chapter's model is the velocity the capped
+//! A velocity, not a force: the model is the velocity the capped
 //! steering force changes, with the agent's mass, its speed cap and its
 //! turn limit in it. Handed over as a force, avian would integrate it
 //! again with the body's own mass and no speed cap, and an agent would no
-//! longer move as the chapter's numbers say (alone, it seeks as it does
+//! longer move as the model's numbers say (alone, it seeks as it does
 //! without physics, to the pixel). Contacts still act on the velocity
 //! given: a body pushes lighter ones aside and stops at a wall.
 //!
 //! **Colliders.** A collider that does not move on its own (on a
 //! `RigidBody::Static` body or on none; not a sensor, not an agent's) is
-//! one or more [`Obstacle`](crate::Obstacle)s for avoidance, containment
+//! one or more [`SteeringObstacle`](crate::SteeringObstacle)s for avoidance, containment
 //! and navigation, marked [`ColliderObstacle`], made again when its
 //! `Collider` changes, gone with it. In 2D a circle is a circle; a
 //! rectangle, a triangle or a convex polygon its polygon; a capsule the
@@ -68,8 +68,25 @@ pub use colliders::obstacles_of;
 #[cfg(feature = "avian3d")]
 pub use footprints::{FootprintOf, Footprints, ObstacleHeights, footprints_of};
 
-/// An [`Obstacle`](crate::Obstacle) made from an avian collider (by
-/// [`SteeringAvianPlugin`] or [`SteeringAvian3dPlugin`], which make it
+/// A collider whose shape makes no obstacle (a mesh, a height field, a
+/// half-space, voxels; in 2D a rounded shape): the error of
+/// [`obstacles_of`] and [`footprints_of`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnsupportedShape {
+    /// The shape's kind, as parry names it (`TriMesh`, `HalfSpace`, ...).
+    pub shape: String,
+}
+
+impl std::fmt::Display for UnsupportedShape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a {} makes no obstacle", self.shape)
+    }
+}
+
+impl std::error::Error for UnsupportedShape {}
+
+/// An [`SteeringObstacle`](crate::SteeringObstacle) made from an avian collider (by
+/// [`SteeringAvian2dPlugin`] or [`SteeringAvian3dPlugin`], which make it
 /// again when the collider changes and remove it with the collider).
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Component, Debug, Default, PartialEq)]
@@ -88,7 +105,7 @@ pub struct ColliderObstacle;
 ///         DefaultPlugins,
 ///         PhysicsPlugins::default(),
 ///         SteeringPlugins::default(),
-///         SteeringAvianPlugin,
+///         SteeringAvian2dPlugin,
 ///     ))
 ///     .insert_resource(Gravity::ZERO)
 ///     .add_systems(Startup, |mut commands: Commands| {
@@ -97,7 +114,7 @@ pub struct ColliderObstacle;
 ///         // An agent that is a body: avian moves it, steering chooses how.
 ///         commands.spawn((
 ///             SteeringAgent,
-///             Behavior::Seek(Target::Point(Vec2::new(300.0, 0.0))),
+///             SteeringBehavior::Seek(SteeringTarget::Point(Vec2::new(300.0, 0.0))),
 ///             RigidBody::Dynamic,
 ///             Collider::circle(8.0),
 ///             LockedAxes::ROTATION_LOCKED,
@@ -106,12 +123,12 @@ pub struct ColliderObstacle;
 ///     });
 /// ```
 #[cfg(feature = "avian2d")]
-pub struct SteeringAvianPlugin;
+pub struct SteeringAvian2dPlugin;
 
 #[cfg(feature = "avian2d")]
-impl Plugin for SteeringAvianPlugin {
+impl Plugin for SteeringAvian2dPlugin {
     fn build(&self, app: &mut App) {
-        let schedule = SteeringSchedule::of(app, "SteeringAvianPlugin");
+        let schedule = SteeringSchedule::of(app, "SteeringAvian2dPlugin");
         // Avian moves the agents (SteeringPlugins, added before, set how).
         app.insert_resource(Writeback::Physics)
             .register_type::<ColliderObstacle>()
@@ -146,7 +163,7 @@ impl Plugin for SteeringAvianPlugin {
 ///         PhysicsPlugins::default(),
 ///         SteeringPlugins::default()
 ///             .with_ground(GroundPlane::Xz)
-///             .with_length_unit(0.025),
+///             .with_length_unit(1.0),
 ///         SteeringAvian3dPlugin,
 ///     ))
 ///     .add_systems(Startup, |mut commands: Commands| {
@@ -162,7 +179,7 @@ impl Plugin for SteeringAvianPlugin {
 ///         // sliding (steering, not the floor's friction, sets its pace).
 ///         commands.spawn((
 ///             SteeringAgent,
-///             Behavior::Arrive(Target::Point(Vec2::new(8.0, 0.0))),
+///             SteeringBehavior::Arrive(SteeringTarget::Point(Vec2::new(8.0, 0.0))),
 ///             RigidBody::Dynamic,
 ///             Collider::capsule(0.25, 1.2),
 ///             LockedAxes::ROTATION_LOCKED,

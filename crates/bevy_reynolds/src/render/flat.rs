@@ -10,7 +10,7 @@ use bevy_prototype_lyon::prelude::*;
 
 use super::scene::{ArrowScene, Canvas, LevelScene, TrailScene};
 use super::{AgentColor, BODY, DebugDraw, ShowRadii};
-use crate::agent::{SteeringAgent, SteeringSettings, Trail};
+use crate::agent::{AgentTrail, SteeringAgent, SteeringSettings};
 
 /// The flat view's systems, in `PostUpdate` before transforms propagate.
 pub(super) fn add_systems<M>(app: &mut App, when: impl SystemCondition<M>) {
@@ -363,7 +363,7 @@ fn draw_trails(
     scene: TrailScene,
     mut meshes: ResMut<Assets<Mesh>>,
     mut target: Query<(&Mesh2d, &mut Visibility), With<TrailDots>>,
-    changed: Query<(), Or<(Changed<Trail>, Changed<AgentColor>)>>,
+    changed: Query<(), Or<(Changed<AgentTrail>, Changed<AgentColor>)>>,
     mut buffers: Local<MeshBuffers>,
 ) {
     if changed.is_empty() && !scene.draw.is_changed() {

@@ -43,9 +43,9 @@ pub struct SteeringDebugPlugin;
 #[derive(Resource, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Resource, Debug, Default, PartialEq)]
 pub struct DebugDraw {
-    /// Each agent's body: the chapter's triangle, turned to its heading.
+    /// Each agent's body: the model's triangle, turned to its heading.
     pub bodies: bool,
-    /// Each [`Trail`](crate::Trail), as dots (a line on the XZ ground).
+    /// Each [`AgentTrail`](crate::AgentTrail), as dots (a line on the XZ ground).
     pub trails: bool,
     /// The slowing and panic circles around entities with [`ShowRadii`].
     pub radii: bool,
@@ -59,7 +59,7 @@ pub struct DebugDraw {
     pub dot_radius: f32,
     /// Color of the radii circles.
     pub radii_color: Color,
-    /// Every [`Obstacle`](crate::Obstacle) (as the plugin indexed it this
+    /// Every [`SteeringObstacle`](crate::SteeringObstacle) (as the plugin indexed it this
     /// step), every [`FollowPath`](crate::FollowPath)'s path and the point its follower aims
     /// at, what is left of each [`Navigate`](crate::Navigate) agent's
     /// route (while [`routes`](Self::routes) is on), and each formation
@@ -124,7 +124,7 @@ impl Default for AgentColor {
 #[require(Transform, Visibility)]
 pub struct ShowRadii;
 
-/// The chapter's agent shape: a triangle around its center, facing along x.
+/// The model's agent shape: a triangle around its center, facing along x.
 pub const BODY: [Vec2; 3] = [
     Vec2::new(12.0, 0.0),
     Vec2::new(-9.0, -7.0),

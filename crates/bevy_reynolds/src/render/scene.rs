@@ -10,7 +10,8 @@ use reynolds::level::Shape as ObstacleShape;
 
 use super::{AgentColor, DebugDraw};
 use crate::agent::{
-    DesiredVelocity, GroundPlane, Position, SteeringAgent, SteeringLengthUnit, Trail, Velocity,
+    AgentPosition, AgentTrail, AgentVelocity, DesiredVelocity, GroundPlane, SteeringAgent,
+    SteeringLengthUnit,
 };
 use crate::crowd::{AvoidAgents, DoorTurn};
 use crate::flocking::NeighborGrid;
@@ -35,13 +36,10 @@ fn linear(color: Option<&AgentColor>) -> LinearRgba {
     color.copied().unwrap_or_default().0.to_linear()
 }
 
-/// How long a chapter's pixel is in the game's units: markers (dots, line
-/// widths) are drawn this much smaller or larger than in the chapter.
+/// How long a pixel of the model is in the game's units: markers (dots, line
+/// widths) are drawn this much smaller or larger than in the model.
 fn pixel(unit: Option<&SteeringLengthUnit>) -> f32 {
-    match unit {
-        Some(unit) if unit.0.is_finite() && unit.0 > 0.0 => unit.0,
-        _ => 1.0,
-    }
+    unit.map_or(1.0, |unit| unit.scale())
 }
 
 /// The level: obstacles and walls, paths and each follower's aim, each
@@ -55,12 +53,12 @@ pub(super) struct LevelScene<'w, 's> {
     // (None without the level's plugin.)
     index: Option<Res<'w, ObstacleIndex>>,
     followers: Query<'w, 's, (&'static FollowPath, Option<&'static AgentColor>)>,
-    lookers: Query<'w, 's, (&'static Position, &'static AvoidanceMemory), With<SteeringAgent>>,
+    lookers: Query<'w, 's, (&'static AgentPosition, &'static AvoidanceMemory), With<SteeringAgent>>,
     travellers: Query<
         'w,
         's,
         (
-            &'static Position,
+            &'static AgentPosition,
             &'static NavigationRoute,
             &'static NavigationStatus,
             Option<&'static AgentColor>,
@@ -162,7 +160,7 @@ pub(super) struct ArrowScene<'w, 's> {
         (
             Entity,
             &'static Transform,
-            &'static Velocity,
+            &'static AgentVelocity,
             Option<&'static DesiredVelocity>,
             Option<&'static AgentColor>,
             Option<&'static AvoidAgents>,
@@ -236,12 +234,12 @@ fn soonest_meeting(grid: &NeighborGrid, entity: Entity, avoid: &AvoidAgents) -> 
     soonest.map(|(t, there, other_vel)| ((at, at + vel * t), (there, there + other_vel * t)))
 }
 
-/// Every [`Trail`], in its agent's color.
+/// Every [`AgentTrail`], in its agent's color.
 #[derive(SystemParam)]
 pub(super) struct TrailScene<'w, 's> {
     pub(super) draw: Res<'w, DebugDraw>,
     unit: Option<Res<'w, SteeringLengthUnit>>,
-    trails: Query<'w, 's, (&'static Trail, Option<&'static AgentColor>)>,
+    trails: Query<'w, 's, (&'static AgentTrail, Option<&'static AgentColor>)>,
 }
 
 impl TrailScene<'_, '_> {

@@ -4,7 +4,7 @@
 //! door does, and gives those of the way that has it right of way. In the
 //! crowd lab's two-way door (a 2 m door, 25 a side) it brought 33 and 34 of
 //! 50 through within three times their straight line, against 24 left to
-//! the crowd (BENCHMARKS.md, "The door's turns in the plugin").
+//! the crowd (BENCHMARKS.md, "Crowds").
 //!
 //! The door judges who is coming from where they are and which way they
 //! mean to go ([`DoorLine::coming`]), not from their routes: measured as

@@ -110,7 +110,7 @@ pub(super) fn contribution(
 /// How hard a neighbor at distance `d` pushes, over `d` (the push is
 /// `-offset * k`): away, harder the smaller the gap between the bodies,
 /// `1 - gap / separation_radius` with `gap = d - bodies` (the sum of the two
-/// radii), at most 1. Between points, `1/d - 1/r`, the chapter's
+/// radii), at most 1. Between points, `1/d - 1/r`, the model's
 /// separation, bit for bit.
 #[inline(always)]
 fn push_strength<F>(one: F, inverse_d: F, bodies: F, inverse_separation: F) -> F

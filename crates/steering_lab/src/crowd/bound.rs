@@ -1,7 +1,7 @@
 //! How many of a scene's people any crowd method could bring through its
 //! door in time, if the door passes one body at a time: a bound to judge
-//! the two-way door's bar by (BENCHMARKS.md, "The two-way door against a
-//! perfect schedule").
+//! the two-way door's bar by (BENCHMARKS.md,
+//! "Crowds").
 //!
 //! The model is kinder than any crowd: each person walks straight at their
 //! speed to their way through the door and on to their goal, and loses
@@ -75,7 +75,7 @@ fn door_model(scene: &CrowdScene, headway: f32, switch: f32) -> Option<[Vec<AtDo
 /// straight-line time when, in [`door_bound`]'s model, the door takes
 /// turns by a simple rule instead of the best order: `burst` one way,
 /// then `burst` the other (fewer when a way runs out). It knows nothing
-/// of who is late (BENCHMARKS.md, "The two-way door taking turns"). In
+/// of who is late (BENCHMARKS.md, "Crowds"). In
 /// the doorway both queues stay full: turning early when the way served
 /// has nobody at the door in time changed no count. `None` as
 /// [`door_bound`], or when `burst` is 0.
@@ -465,7 +465,7 @@ mod tests {
     #[test]
     fn a_door_taking_turns_is_never_better_than_the_best_order() {
         // What the turn-taking sketch found on the doorway (BENCHMARKS.md,
-        // "The two-way door taking turns"), and never above the bound.
+        // "Crowds"), and never above the bound.
         let door = super::super::scene("doorway", 1).unwrap();
         let bursts = |h, sw, n| door_in_bursts(&door, h, sw, n).unwrap();
         assert_eq!(

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults;
-use bevy_reynolds::{DEFAULT_SEED, Position};
+use bevy_reynolds::{DEFAULT_SEED, DoorTurn};
 
 use super::{CrowdScene, Door, Method, Walker};
 use crate::scenario::{headless_app_with_threads, run_steps};
@@ -51,14 +51,16 @@ pub fn stepper(
     let mut app = headless_app_with_threads(hz, DEFAULT_SEED, settings, threads);
     let world = app.world_mut();
     for &(a, b) in &scene.walls {
-        world.spawn((Obstacle::wall(a, b), Position(Vec2::ZERO)));
+        world.spawn((SteeringObstacle::wall(a, b), AgentPosition(Vec2::ZERO)));
     }
     let agents: Vec<Entity> = scene
         .walkers
         .iter()
         .map(|walker| {
-            let mut agent =
-                world.spawn((person(walker.radius, walker.speed), Position(walker.start)));
+            let mut agent = world.spawn((
+                person(walker.radius, walker.speed),
+                AgentPosition(walker.start),
+            ));
             if method == Method::Navigate {
                 agent.insert(Navigate::to(walker.goal));
             } else {
@@ -98,7 +100,7 @@ pub fn stepper(
                 run: run as u32,
                 ..TakeTurns::between(a, b)
             };
-            Some(world.spawn((turns, Position(Vec2::ZERO))).id())
+            Some(world.spawn((turns, AgentPosition(Vec2::ZERO))).id())
         });
     let walkers = scene.walkers.clone();
     let mut stages = vec![0; walkers.len()];
@@ -108,7 +110,7 @@ pub fn stepper(
         run_steps(&mut app, 1, |_| {});
         let world = app.world_mut();
         for (p, &agent) in positions.iter_mut().zip(&agents) {
-            *p = world.get::<Position>(agent).map_or(Vec2::NAN, |p| p.0);
+            *p = world.get::<AgentPosition>(agent).map_or(Vec2::NAN, |p| p.0);
         }
         if let Some(turns) = door.and_then(|door| world.get::<DoorTurn>(door)) {
             for (has, &agent) in has_way.iter_mut().zip(&agents) {
@@ -140,11 +142,11 @@ pub fn stepper(
 }
 
 /// Seeking the points on the way, at full speed, then arriving at the goal.
-fn heading_for(walker: &Walker, at: Vec2, stage: &mut u8) -> Behavior {
+fn heading_for(walker: &Walker, at: Vec2, stage: &mut u8) -> SteeringBehavior {
     let aim = walker.aim(at, stage);
     if aim == walker.goal {
-        Behavior::Arrive(Target::Point(aim))
+        SteeringBehavior::Arrive(SteeringTarget::Point(aim))
     } else {
-        Behavior::Seek(Target::Point(aim))
+        SteeringBehavior::Seek(SteeringTarget::Point(aim))
     }
 }

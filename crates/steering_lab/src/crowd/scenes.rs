@@ -359,8 +359,7 @@ pub fn scene(name: &str, seed: u64) -> Option<CrowdScene> {
         }
         // The same, the door taking turns in runs of 16: long enough (runs
         // of 12 to 25 did as well, 8 worse), and short enough that neither
-        // way waits for the other to empty (BENCHMARKS.md, "The door takes
-        // turns").
+        // way waits for the other to empty (BENCHMARKS.md, "Crowds").
         "doorway-turns" => {
             door_turns = Some(16);
             doorway(true)
