@@ -8,7 +8,7 @@ mod formation;
 mod level;
 mod math;
 mod navigation;
-mod passes;
+mod parallel;
 mod schedule;
 
 #[cfg(feature = "inspector")]

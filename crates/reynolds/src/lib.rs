@@ -16,4 +16,4 @@ pub mod path;
 pub mod predict;
 pub mod spatial;
 pub mod wander;
-pub mod world;
+pub mod wrap;

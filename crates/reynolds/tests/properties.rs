@@ -5,7 +5,7 @@ use glam::Vec2;
 use proptest::prelude::*;
 use reynolds::{
     behaviors::*, combine::*, flock::*, level::*, math::*, measure::*, model::*, path::*,
-    wander::*, world::*,
+    wander::*, wrap::*,
 };
 
 /// Finite floats over many magnitudes, including zero and huge values.

@@ -11,7 +11,7 @@ use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::flock::{FlockParams, FlockSums, FlockView, Neighbor};
 use bevy_reynolds::reynolds::model::{self, Kinematics, Limits};
 use bevy_reynolds::reynolds::spatial::{self, GridAgent};
-use bevy_reynolds::reynolds::{behaviors, defaults, math, measure, wander, world};
+use bevy_reynolds::reynolds::{behaviors, defaults, math, measure, wander, wrap};
 use rand::rngs::Xoshiro128PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -190,7 +190,7 @@ impl PlainCritters {
                 }
             }
             a.state = model::step(a.state, sum.steering(), limits, dt);
-            a.state.pos = world::wrap(a.state.pos, min, max).0;
+            a.state.pos = wrap::wrap(a.state.pos, min, max).0;
             a.heading = model::heading(a.state.vel, a.heading);
             if sample {
                 if a.trail.len() >= defaults::TRAIL_LENGTH {
@@ -429,7 +429,7 @@ impl PlainFlock {
             let view = FlockView::new(&self.params, vel);
             let mut sums = FlockSums::default();
             for (j, (p, v)) in self.positions.iter().zip(&self.velocities).enumerate() {
-                let offset = world::wrapped_offset(pos, *p, period);
+                let offset = wrap::wrapped_offset(pos, *p, period);
                 if j != i && offset.length_squared() <= reach2 {
                     sums.add(
                         Neighbor {
@@ -502,22 +502,7 @@ pub fn mean_neighbors(app: &mut App) -> f64 {
     pairs as f64 / positions.len().max(1) as f64
 }
 
-/// A hash of every agent's position, bit for bit, in entity order: equal
-/// hashes mean identical runs.
-pub fn positions_hash(app: &mut App) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut query = app.world_mut().query::<(Entity, &AgentPosition)>();
-    let mut all: Vec<(Entity, Vec2)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
-    all.sort_by_key(|(e, _)| *e);
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    // The positions in the agents' order, not their entities' bits: a
-    // resource the plugins add is an entity too, and shifts every index.
-    for (_, p) in all {
-        p.x.to_bits().hash(&mut hasher);
-        p.y.to_bits().hash(&mut hasher);
-    }
-    hasher.finish()
-}
+pub use steering_test_support::positions_hash;
 
 /// Wall time spent in each stage of [`SteeringSystems`], summed over the
 /// steps since [`time_stages`] was called: a profile of the plugin's step

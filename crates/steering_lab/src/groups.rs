@@ -3,7 +3,7 @@
 //! leader's way, prey hiding from a hunter among rocks, and a formation
 //! through a door, round a turn, turning about, and losing and gaining
 //! members. Each scene returns what it measured; `steering-lab groups`
-//! prints it as JSON, and `tests/groups.rs` and `tests/formations.rs` hold
+//! prints it as JSON, and `crates/steering_lab/tests/scenes/groups.rs` and `crates/steering_lab/tests/scenes/formations.rs` hold
 //! the plugin to it.
 
 use std::sync::Arc;

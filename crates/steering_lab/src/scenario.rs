@@ -4,14 +4,13 @@
 use std::fmt;
 use std::sync::Arc;
 
-use bevy::app::TaskPoolOptions;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_reynolds::DEFAULT_SEED;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults;
 
 use crate::shortest::shortest_length;
+pub use steering_test_support::{compute_threads, run_steps};
 
 /// Which behavior the scenario's agent uses, toward or away from the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -377,10 +376,6 @@ impl Report {
     }
 }
 
-/// Counts the fixed steps the app has run.
-#[derive(Resource, Default)]
-struct StepCount(u64);
-
 /// The scenario's target, moved at its constant velocity before the agents
 /// steer each step.
 #[derive(Component)]
@@ -395,8 +390,10 @@ fn move_targets(
     }
 }
 
-fn count_steps(mut count: ResMut<StepCount>) {
-    count.0 += 1;
+/// `app` with the lab's own systems: its scenarios' targets moving.
+fn with_moving_targets(mut app: App) -> App {
+    app.add_systems(FixedUpdate, move_targets.before(SteeringSystems::Prepare));
+    app
 }
 
 /// A headless app with the real plugin, stepping at `hz` with one fixed step
@@ -405,78 +402,23 @@ pub fn headless_app(hz: f64, seed: u64, settings: SteeringSettings) -> App {
     headless_app_with_threads(hz, seed, settings, None)
 }
 
-/// Task pools whose compute pool, the one Bevy's parallel queries run on,
-/// has `threads` threads (one a core if `None`).
-///
-/// Bevy's default gives the compute pool the cores left after one IO and one
-/// async-compute thread: on a two-core machine, one thread, and parallel
-/// queries then run on one core. The IO and async pools sleep here.
-///
-/// `Some(0)` keeps Bevy's default pools, as a game has them.
-pub fn compute_threads(threads: Option<usize>) -> TaskPoolOptions {
-    if threads == Some(0) {
-        return TaskPoolOptions::default();
-    }
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let mut options = TaskPoolOptions::default();
-    options.compute.min_threads = threads;
-    options.compute.max_threads = threads;
-    options.min_total_threads = threads + 2;
-    options.max_total_threads = threads + 2;
-    options
-}
-
 /// [`headless_app`] with Bevy's compute pool sized to `threads` (one a core
-/// if `None`; see [`compute_threads`]). Bevy's pools are made once per
-/// process: the first app decides.
+/// if `None`; see [`compute_threads`]).
 pub fn headless_app_with_threads(
     hz: f64,
     seed: u64,
     settings: SteeringSettings,
     threads: Option<usize>,
 ) -> App {
-    let mut app = empty_app_with_threads(hz, threads);
-    app.add_plugins(SteeringPlugins::default().with_seed(seed))
-        .insert_resource(settings);
-    app
+    with_moving_targets(steering_test_support::headless_app_with_threads(
+        hz, seed, settings, threads,
+    ))
 }
 
-/// What [`headless_app_with_threads`] is without the plugin: Bevy's
-/// `MinimalPlugins` with the same task pools, stepping at `hz` one fixed
-/// step per `update`, and the scenarios' own systems (moving targets,
-/// counting steps). The baseline of the plugin's fixed cost.
+/// What [`headless_app_with_threads`] is without the plugin: the baseline
+/// of the plugin's fixed cost.
 pub fn empty_app_with_threads(hz: f64, threads: Option<usize>) -> App {
-    let mut app = App::new();
-    let pools = compute_threads(threads);
-    app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
-        task_pool_options: pools,
-    }))
-    .insert_resource(Time::<Fixed>::from_hz(hz))
-    .init_resource::<StepCount>();
-    // Counted last in the fixed step (after the plugin's sets, if any).
-    app.add_systems(FixedUpdate, move_targets.before(SteeringSystems::Prepare))
-        .add_systems(FixedLast, count_steps);
-    let timestep = app.world().resource::<Time<Fixed>>().timestep();
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(timestep));
-    app
-}
-
-/// Runs `app` until it has made `steps` more fixed steps, calling `each`
-/// after every step.
-pub fn run_steps(app: &mut App, steps: u64, mut each: impl FnMut(&mut World)) {
-    let target = app.world().resource::<StepCount>().0 + steps;
-    while app.world().resource::<StepCount>().0 < target {
-        let before = app.world().resource::<StepCount>().0;
-        app.update();
-        let after = app.world().resource::<StepCount>().0;
-        // With a manual duration of exactly one timestep, each update after
-        // the first runs exactly one step; report each one.
-        if after > before {
-            each(app.world_mut());
-        }
-    }
+    with_moving_targets(steering_test_support::empty_app_with_threads(hz, threads))
 }
 
 impl Scenario {

@@ -6,7 +6,7 @@ use bevy::ecs::change_detection::ContiguousMut;
 use bevy::prelude::*;
 use reynolds::math::finite_or_zero;
 use reynolds::model::{Kinematics, LANES, sanitize_response_time, step_vehicle, step_vehicles};
-use reynolds::world::wrap;
+use reynolds::wrap::wrap;
 
 use super::components::{
     AgentHeading, AgentPosition, AgentPreviousPosition, AgentVelocity, DesiredVelocity,
@@ -16,7 +16,7 @@ use super::ground::Writeback;
 use super::params::SteeringParams;
 use super::settings::SteeringSettings;
 use crate::math::{Dir, Vector};
-use crate::passes::{CHEAP, Chunks, Column, Written, for_each, for_each_table_chunk};
+use crate::parallel::{CHEAP, Chunks, Column, Written, for_each, for_each_table_chunk};
 
 /// Part of [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate),
 /// before the step: the combined [`SteeringForce`] and the

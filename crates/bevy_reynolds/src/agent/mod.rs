@@ -4,14 +4,14 @@
 //! written back on the ground, interpolated between fixed steps. Every
 //! other capability builds on it.
 
-mod behave;
 mod behavior;
 mod components;
-mod follow;
+mod desired;
 mod ground;
 mod integrate;
 mod measure;
 mod params;
+mod params_from_settings;
 mod settings;
 mod trail;
 mod transforms;
@@ -117,7 +117,7 @@ impl Plugin for SteeringAgentPlugin {
             .insert_resource(self.ground)
             .insert_resource(self.writeback)
             .insert_resource(SteeringLengthUnit(self.length_unit))
-            .insert_resource(follow::FollowedDefaults(defaults))
+            .insert_resource(params_from_settings::FollowedDefaults(defaults))
             .init_resource::<TrailClock>()
             .insert_resource(SteeringSeed::new(self.seed))
             .insert_resource(InterpolateTransforms(schedule.is_fixed()));
@@ -126,7 +126,7 @@ impl Plugin for SteeringAgentPlugin {
         // settings' when its parameters are inserted.
         app.world_mut()
             .register_component_hooks::<SteeringParams>()
-            .on_insert(follow::follow_settings);
+            .on_insert(params_from_settings::follow_settings);
 
         configure_sets(app, self.schedule);
         // A system with nothing to do is skipped by its run condition, which
@@ -136,15 +136,16 @@ impl Plugin for SteeringAgentPlugin {
             (
                 (
                     settings::validate_settings.run_if(resource_changed::<SteeringSettings>),
-                    follow::follow_defaults.run_if(resource_changed::<SteeringSettings>),
-                    follow::validate_params,
+                    params_from_settings::follow_defaults
+                        .run_if(resource_changed::<SteeringSettings>),
+                    params_from_settings::validate_params,
                 )
                     .chain()
                     .in_set(StepSystems::Settings),
                 measure::measure_velocities
                     .run_if(any_with_component::<MeasuredVelocity>)
                     .in_set(StepSystems::Measure),
-                behave::behave.in_set(StepSystems::Behave),
+                desired::behave.in_set(StepSystems::Behave),
                 integrate::record_outputs
                     .run_if(
                         any_with_component::<SteeringForce>

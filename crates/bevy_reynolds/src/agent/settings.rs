@@ -79,7 +79,7 @@ impl SteeringSettings {
     pub fn with_length_unit(units_per_metre: f32) -> Self {
         Self {
             agent: SteeringParams::default()
-                .scaled(crate::SteeringLengthUnit(units_per_metre).scale()),
+                .scaled(super::ground::SteeringLengthUnit(units_per_metre).scale()),
             ..default()
         }
     }

@@ -9,7 +9,7 @@ use reynolds::math::sanitize_dt;
 use super::components::AgentPosition;
 use super::settings::SteeringSettings;
 use crate::math::Vector;
-use crate::passes::{CHEAP, for_each};
+use crate::parallel::{CHEAP, for_each};
 
 /// The last places an agent has been, oldest first, sampled every
 /// [`SteeringSettings::trail_interval`](crate::SteeringSettings::trail_interval)

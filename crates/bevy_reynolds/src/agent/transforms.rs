@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use super::components::{AgentHeading, AgentPosition, AgentPreviousPosition, SteeringAgent};
 use super::ground::{GroundPlane, InterpolateTransforms, Writeback};
-use crate::passes::{CHEAP, for_each};
+use crate::parallel::{CHEAP, for_each};
 
 /// Writes each agent's [`Transform`] from its simulated state, once a frame
 /// after the fixed steps: the position interpolated between the last two

@@ -12,7 +12,7 @@ use crate::agent::{AgentPosition, AgentVelocity, Writeback};
 use crate::flocking::NeighborGrid;
 use crate::level::{IgnoreObstacles, ObstacleIndex};
 use crate::math::Vector;
-use crate::passes::{COSTLY, for_each};
+use crate::parallel::{COSTLY, for_each};
 
 /// Part of [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate),
 /// after the step: each avoider's velocity made the nearest to the one it

@@ -6,7 +6,7 @@
 //! body is kept out of theirs (the core's [`reynolds::crowd`]). A
 //! [`TakeTurns`] door lets a crowd through one way at a time.
 
-mod avoid;
+mod avoid_agents;
 mod contact;
 mod prepare;
 mod turns;
@@ -145,7 +145,7 @@ impl Plugin for SteeringCrowdPlugin {
                     turns::take_turns
                         .run_if(any_with_component::<TakeTurns>)
                         .in_set(StepSystems::TakeTurns),
-                    avoid::avoid_agents
+                    avoid_agents::avoid_agents
                         .run_if(any_with_component::<AvoidAgents>)
                         .in_set(StepSystems::AvoidAgents),
                     contact::keep_apart

@@ -6,7 +6,7 @@ use reynolds::flock::Neighbor;
 use super::{Flocking, NeighborGrid};
 use crate::agent::SteeringAccumulator;
 use crate::math::Vector;
-use crate::passes::{CHEAP, for_each};
+use crate::parallel::{CHEAP, for_each};
 
 /// The flock's working memory, kept from step to step so that, once warm,
 /// a step allocates nothing of its own: each flocker's force by its slot in

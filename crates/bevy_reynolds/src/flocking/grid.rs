@@ -3,8 +3,9 @@
 //! flocks.
 
 use bevy::prelude::*;
+use reynolds::flock::Flocker;
 use reynolds::flock::{FlockSums, FlockView};
-use reynolds::spatial::{self, Flocker, GridAgent, Id, NO_TAG};
+use reynolds::spatial::{self, GridAgent, Id, NO_TAG};
 
 use super::Flocking;
 use crate::agent::{
@@ -12,7 +13,7 @@ use crate::agent::{
     SteeringSettings,
 };
 use crate::math::Vector;
-use crate::passes::ComputePool;
+use crate::parallel::ComputePool;
 
 /// An agent as the core's grid keeps it: its entity, whose index finds it
 /// again.

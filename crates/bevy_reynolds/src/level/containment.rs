@@ -2,8 +2,8 @@
 //! within. Planar: a polygon on the plane.
 
 use bevy::prelude::*;
+use reynolds::level::first_hit_among;
 use reynolds::level::{Probe, Shape, inside_polygon, outside_by};
-use reynolds::spatial::first_hit_among;
 
 use crate::math::Vector;
 

@@ -2,7 +2,7 @@
 //! agent steers round, [`Containment`] that keeps an agent inside an area,
 //! [`FollowPath`], and [`Hide`] behind its obstacles.
 
-mod avoidance;
+mod avoid_obstacles;
 mod containment;
 mod hide;
 mod obstacles;
@@ -10,8 +10,8 @@ mod paths;
 
 use bevy::prelude::*;
 
-pub(crate) use avoidance::AvoidanceMemory;
-pub(crate) use avoidance::{NoLookAhead, RouteKeepsClear};
+pub(crate) use avoid_obstacles::AvoidanceMemory;
+pub(crate) use avoid_obstacles::{NoLookAhead, RouteKeepsClear};
 pub use containment::Containment;
 pub use hide::Hide;
 pub(crate) use obstacles::placer;
@@ -102,8 +102,8 @@ impl Plugin for SteeringLevelPlugin {
                     hide::hide
                         .run_if(any_with_component::<Hide>)
                         .in_set(StepSystems::Hide),
-                    avoidance::avoid_obstacles
-                        .run_if(avoidance::anything_to_avoid)
+                    avoid_obstacles::avoid_obstacles
+                        .run_if(avoid_obstacles::anything_to_avoid)
                         .in_set(StepSystems::AvoidObstacles),
                 ),
             );

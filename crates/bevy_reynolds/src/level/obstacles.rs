@@ -4,9 +4,9 @@
 //! the plane.
 
 use bevy::prelude::*;
+use reynolds::level::ShapeIndex;
 use reynolds::level::{Shape, cover_circle};
 use reynolds::navigate::Solid;
-use reynolds::spatial::ShapeIndex;
 
 use crate::agent::{AgentPosition, GroundPlane, SteeringLengthUnit};
 use crate::math::Vector;

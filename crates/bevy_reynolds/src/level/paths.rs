@@ -12,7 +12,7 @@ use crate::agent::{
     SteeringPriority,
 };
 use crate::math::Vector;
-use crate::passes::{CHEAP, for_each};
+use crate::parallel::{CHEAP, for_each};
 
 /// A path to follow: the engine-free [`Polyline`], shared between followers
 /// with an [`Arc`].

@@ -8,7 +8,6 @@ use reynolds::math::direction;
 use reynolds::model::sanitize_mass;
 use reynolds::navigate::{RouteFollowing, corner_in_sight, follow_route};
 
-use super::routes::goal_point;
 use super::{Arrived, Navigate, NavigationRoute, NavigationStatus, STALL_AFTER, Stalled};
 use crate::agent::{
     AgentPosition, AgentVelocity, GroundPlane, SteeringAccumulator, SteeringAgent, SteeringParams,
@@ -97,7 +96,7 @@ pub(super) fn follow_routes(
         // its order (standing still for its route, a thousand sent at once
         // stood for seconds).
         if *status == NavigationStatus::Planning
-            && let Some(goal) = goal_point(navigate.goal, *ground, &places)
+            && let Some(goal) = navigate.goal.point(*ground, &places)
             && route
                 .points
                 .last()

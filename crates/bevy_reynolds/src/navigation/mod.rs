@@ -14,7 +14,7 @@ use bevy::prelude::*;
 pub use areas::NavigationAreas;
 pub use reynolds::navigate::RouteEnd;
 
-use crate::agent::SteeringAgent;
+use crate::agent::{AgentPosition, GroundPlane, SteeringAgent, entity_on_ground};
 use crate::level::RouteKeepsClear;
 use crate::math::Vector;
 use crate::schedule::{SteeringSchedule, StepSystems};
@@ -96,6 +96,20 @@ pub enum NavigationGoal {
     Point(Vector),
     /// An entity, where it is.
     Entity(Entity),
+}
+
+impl NavigationGoal {
+    /// Where the goal is now, if it is anywhere.
+    pub(crate) fn point(
+        self,
+        ground: GroundPlane,
+        places: &Query<(Option<&AgentPosition>, Option<&GlobalTransform>)>,
+    ) -> Option<Vector> {
+        match self {
+            NavigationGoal::Point(p) => p.is_finite().then_some(p),
+            NavigationGoal::Entity(entity) => entity_on_ground(entity, ground, places),
+        }
+    }
 }
 
 /// How a [`Navigate`] agent is doing.

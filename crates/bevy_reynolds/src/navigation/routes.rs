@@ -13,10 +13,8 @@ use reynolds::navigate::{Route, RouteEnd, WalkableArea};
 use super::areas::NavigationAreas;
 use super::follow::{Progress, in_sight};
 use super::work::{Work, steps_in};
-use super::{
-    Navigate, NavigationGoal, NavigationRoute, NavigationSettings, NavigationStatus, Unreachable,
-};
-use crate::agent::{AgentPosition, GroundPlane, SteeringAgent, SteeringParams, entity_on_ground};
+use super::{Navigate, NavigationRoute, NavigationSettings, NavigationStatus, Unreachable};
+use crate::agent::{AgentPosition, GroundPlane, SteeringAgent, SteeringParams};
 use crate::level::{Containment, ObstacleIndex};
 use crate::math::Vector;
 
@@ -29,18 +27,6 @@ fn route_body(params: &SteeringParams, navigate: &Navigate) -> f32 {
         0.0
     };
     params.body_radius() * (1.0 + clearance)
-}
-
-/// Where the goal is now, if it is anywhere.
-pub(super) fn goal_point(
-    goal: NavigationGoal,
-    ground: GroundPlane,
-    places: &Query<(Option<&AgentPosition>, Option<&GlobalTransform>)>,
-) -> Option<Vector> {
-    match goal {
-        NavigationGoal::Point(p) => p.is_finite().then_some(p),
-        NavigationGoal::Entity(entity) => entity_on_ground(entity, ground, places),
-    }
 }
 
 /// Routes being found off the step, in batches, paid for in order out of
@@ -187,7 +173,7 @@ pub(super) fn plan_routes(
     let (mut first, mut again) = (Vec::new(), Vec::new());
     for (entity, navigate, pos, params, containment, mut route, mut status, _) in &mut agents {
         let body = route_body(params, &navigate);
-        let Some(goal) = goal_point(navigate.goal, *ground, &places) else {
+        let Some(goal) = navigate.goal.point(*ground, &places) else {
             continue;
         };
         // Sent somewhere new: its goal moved off the route's end, or its
@@ -268,7 +254,7 @@ pub(super) fn plan_routes(
         else {
             continue;
         };
-        let Some(goal) = goal_point(navigate.goal, *ground, &places) else {
+        let Some(goal) = navigate.goal.point(*ground, &places) else {
             continue;
         };
         let ends = Ends {
@@ -313,12 +299,11 @@ pub(super) fn plan_routes(
 }
 
 /// The work of a search that expanded `nodes` on `area`, in nodes of a
-/// small ground: a node on a ground of many polygons takes longer (1.1 µs
-/// among 30 rocks, 530 polygons; 2.2 µs on the level of 1,000 obstacles,
-/// 18,561 polygons, whose mesh outgrows the caches), and counted alike,
-/// the budget a small ground needs kept a core busy there and steps
-/// waited for the routes (BENCHMARKS.md, "Move orders"). Each counts
-/// 1 + log10(polygons / 1,000) from 1,000 polygons up.
+/// small ground: a node on a ground of many polygons takes longer (its
+/// mesh outgrows the caches), and counted alike, the budget a small
+/// ground needs kept a core busy there and steps waited for the routes
+/// (BENCHMARKS.md, "Move orders"). Each counts 1 + log10(polygons / 1,000)
+/// from 1,000 polygons up.
 pub(super) fn work_of(nodes: u32, area: &WalkableArea) -> u32 {
     let polygons = area.polygon_count().max(1) as f64;
     let weight = 1.0 + (polygons / 1_000.0).log10().max(0.0);
@@ -334,9 +319,8 @@ pub(super) fn work_of(nodes: u32, area: &WalkableArea) -> u32 {
 /// A gap's payment is worked out only when its routes are due (`lag`
 /// steps on), as the routes are taken: it needs each route's work, known
 /// once the route is found, and worked out at once a step waited for
-/// the thread finding them (a thousand sent at once on a level of 1,000
-/// obstacles: a worst step of 30 ms against 3 ms walking). A step waits
-/// only for a route due and not found yet.
+/// the thread finding them. A step waits only for a route due and not
+/// found yet.
 fn pay_for_routes(under_way: &mut RoutesUnderWay, step: u64, per_second: u32, dt: f32, lag: u64) {
     let dt = if dt.is_finite() && dt > 0.0 {
         dt

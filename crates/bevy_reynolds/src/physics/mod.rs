@@ -13,7 +13,7 @@
 //! rotations; and let it slide, with `Friction::ZERO` and
 //! `CoefficientCombine::Min`, as character controllers do: a floor's
 //! friction would drag it behind the velocity steering chose, 2 m behind
-//! in 6 s in `tests/physics_3d.rs`). Avian then steps (in `FixedPostUpdate`, after the
+//! in 6 s in `tests/headless/physics_3d.rs`). Avian then steps (in `FixedPostUpdate`, after the
 //! steering's `FixedUpdate`) and writes the `Transform`, interpolated if
 //! the game asks avian to.
 //!

@@ -625,7 +625,7 @@ fn the_nearest_free_place_is_the_nearest_of_every_polygons_sides() {
 /// for the triangulation's arithmetic (past `FARTHEST`) are left out: the
 /// area stays the size of the rest, and routes go on as without them. (A
 /// rock of radius 1e30 or an agent at 1e30 once made areas of NaN, and the
-/// mesh's sort panicked on them; hostile worlds in `tests/fuzz.rs`.)
+/// mesh's sort panicked on them; hostile worlds in `tests/headless/fuzz.rs`.)
 #[test]
 fn numbers_too_far_off_are_left_out() {
     let mut solids = u_trap();

@@ -2,22 +2,17 @@
 //! and velocities, x and y apart, and body radii), so a query touches only
 //! the cells round a point and reads them as runs of the columns; in a
 //! wrapping world, neighbors across an edge count. Flocking is its main
-//! user ([`NeighborGrid::flock`]): a flocker weighs the runs within its
-//! reach eight candidates at a time, its sums kept in registers from the
-//! first run to the last.
-
-mod flocking;
+//! user (the flock module's `NeighborGrid::flock`): a flocker weighs the
+//! runs within its reach eight candidates at a time, its sums kept in
+//! registers from the first run to the last.
 
 use std::ops::Range;
 
 use glam::Vec2;
 
 use super::{Buckets, Cells, Id, OneThread, Tasks};
-use crate::flock::{FlockBatch, FlockSums, FlockView, Neighbor, NeighborBlock};
 use crate::math::sanitize_radius;
-use crate::world::wrapped_offset;
-
-pub use flocking::Flocker;
+use crate::wrap::wrapped_offset;
 
 /// One agent as a [`NeighborGrid`] takes it in.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,22 +51,22 @@ pub const NO_TAG: u32 = u32::MAX;
 pub struct NeighborGrid<I> {
     /// The cells: in a wrapping world they tile the period exactly, so each
     /// is at least the asked-for size; elsewhere they cover the agents.
-    cells: Cells,
+    pub(crate) cells: Cells,
     /// The wrap period on each axis, or zero where the world does not wrap.
-    period: Vec2,
+    pub(crate) period: Vec2,
     /// Which agent taken in is at each slot, cell by cell: the counting
     /// sort, whose cell starts say where each cell's agents are.
     sorted: Buckets<u32>,
     ids: Vec<I>,
     // Positions and velocities, x and y apart: the layout the flocking
     // kernel reads eight at a time.
-    xs: Vec<f32>,
-    ys: Vec<f32>,
-    vxs: Vec<f32>,
-    vys: Vec<f32>,
+    pub(crate) xs: Vec<f32>,
+    pub(crate) ys: Vec<f32>,
+    pub(crate) vxs: Vec<f32>,
+    pub(crate) vys: Vec<f32>,
     /// Body radii, each finite and not negative: empty when every agent is
     /// a point, so a flock of points neither stores nor reads them.
-    radii: Vec<f32>,
+    pub(crate) radii: Vec<f32>,
     /// The largest body radius in the grid.
     largest_radius: f32,
     /// By slot: what the grid was told of the agent there
@@ -152,15 +147,15 @@ enum Columns<'a, I> {
 
 /// The most runs of the grid's arrays an agent's sums take at once: three
 /// rows, each split in two where it crosses a wrapping edge, fit.
-const MOST_RUNS: usize = 8;
-const NO_RUN: (Range<usize>, Vec2) = (0..0, Vec2::ZERO);
+pub(crate) const MOST_RUNS: usize = 8;
+pub(crate) const NO_RUN: (Range<usize>, Vec2) = (0..0, Vec2::ZERO);
 
 /// The most cells a grid may have, whatever the spread of the agents.
-const MAX_CELLS: usize = 1 << 20;
+pub(crate) const MAX_CELLS: usize = 1 << 20;
 
 /// The runs of the grid's arrays round a cell, each with what moves its
 /// agents across a wrapping edge: at most [`MOST_RUNS`].
-type Runs = [(Range<usize>, Vec2); MOST_RUNS];
+pub(crate) type Runs = [(Range<usize>, Vec2); MOST_RUNS];
 
 impl<I: Id> NeighborGrid<I> {
     /// Sorts `agents` into cells of at least `cell_size` (and at least 1).
@@ -396,7 +391,7 @@ impl<I: Id> NeighborGrid<I> {
     }
 
     /// `p`, moved inside the period of a wrapping world.
-    fn inside_period(&self, p: Vec2) -> Vec2 {
+    pub(crate) fn inside_period(&self, p: Vec2) -> Vec2 {
         let origin = self.cells.origin;
         let axis = |x: f32, origin: f32, period: f32| {
             // Nearly always inside already: `rem_euclid` is a call to
@@ -497,17 +492,6 @@ impl<I: Id> NeighborGrid<I> {
         self.sorted.places(cells)
     }
 
-    /// The candidates at `range` of the grid's arrays.
-    fn block(&self, range: Range<usize>) -> NeighborBlock<'_> {
-        NeighborBlock {
-            xs: &self.xs[range.clone()],
-            ys: &self.ys[range.clone()],
-            vxs: &self.vxs[range.clone()],
-            radii: (!self.radii.is_empty()).then(|| &self.radii[range.clone()]),
-            vys: &self.vys[range],
-        }
-    }
-
     /// Calls `f(range, shift)` for runs of the grid's arrays that hold every
     /// agent within `radius` of `p` (and others near it): each agent in
     /// `range` is at offset `position + shift` from `p`. `shift` is `None`
@@ -528,7 +512,7 @@ impl<I: Id> NeighborGrid<I> {
 
     /// How many rings of cells round an agent's own hold everything within
     /// `radius` of it, on each axis.
-    fn rings(&self, radius: f32) -> (i64, i64) {
+    pub(crate) fn rings(&self, radius: f32) -> (i64, i64) {
         // `f32::ceil` is a call to `ceilf` without SSE4.1: truncate and step
         // up instead (the same for any value not negative).
         let ceil = |v: f32| {
@@ -545,7 +529,7 @@ impl<I: Id> NeighborGrid<I> {
 
     /// Whether `rings` round a cell take in a whole wrapping axis, so that
     /// some cells would be visited twice.
-    fn covers_an_axis(&self, (rings_x, rings_y): (i64, i64)) -> bool {
+    pub(crate) fn covers_an_axis(&self, (rings_x, rings_y): (i64, i64)) -> bool {
         let covers = |rings: i64, n: usize| rings.saturating_mul(2).saturating_add(1) >= n as i64;
         (self.period.x > 0.0 && covers(rings_x, self.cells.cols))
             || (self.period.y > 0.0 && covers(rings_y, self.cells.rows))
@@ -558,7 +542,7 @@ impl<I: Id> NeighborGrid<I> {
     /// period over: `period_shift` is what moves its agents there. Where
     /// the rings take in a whole wrapping axis, every cell is visited once,
     /// unshifted.
-    fn for_each_run_around(
+    pub(crate) fn for_each_run_around(
         &self,
         (cx, cy): (i64, i64),
         (rings_x, rings_y): (i64, i64),
@@ -616,7 +600,12 @@ impl<I: Id> NeighborGrid<I> {
     /// The runs of the grid's arrays in the cells within `rings` of cell
     /// `coords`, each with what moves it across a wrapping edge, into
     /// `runs`: how many, or `None` if more than fit.
-    fn runs_around(&self, coords: (i64, i64), rings: (i64, i64), runs: &mut Runs) -> Option<usize> {
+    pub(crate) fn runs_around(
+        &self,
+        coords: (i64, i64),
+        rings: (i64, i64),
+        runs: &mut Runs,
+    ) -> Option<usize> {
         let mut count = 0;
         self.for_each_run_around(coords, rings, |range, period_shift| {
             if let Some(run) = runs.get_mut(count) {
@@ -653,120 +642,5 @@ impl<I: Id> NeighborGrid<I> {
             found.push((self.ids[i], self.position(i)))
         });
         found.into_iter()
-    }
-
-    /// The flocking sums of an agent at `p` that sees as `view`, over every
-    /// agent within `reach` of it but itself (and any on its very spot):
-    /// [`FlockSums::of_finite_runs`] over the runs of cells around `p`,
-    /// eight candidates at a time.
-    ///
-    /// ```
-    /// # use reynolds::flock::{FlockParams, FlockView};
-    /// # use reynolds::spatial::{GridAgent, NeighborGrid};
-    /// # use glam::Vec2;
-    /// let mut grid = NeighborGrid::default();
-    /// let at = |id: u32, x: f32| GridAgent { id, position: Vec2::new(x, 0.0), velocity: Vec2::X, radius: 0.0 };
-    /// grid.rebuild([at(1, 0.0), at(2, 10.0)], 70.0, None);
-    /// let params = FlockParams::default();
-    /// let sums = grid.flock_sums(Vec2::ZERO, params.reach(), &FlockView::new(&params, Vec2::ZERO));
-    /// assert_eq!(sums.neighbors(), 1);
-    /// ```
-    pub fn flock_sums(&self, p: Vec2, reach: f32, view: &FlockView) -> FlockSums {
-        if self.is_empty() || !p.is_finite() || reach.is_nan() || reach < 0.0 {
-            return FlockSums::default();
-        }
-        let rings = self.rings(reach.min(1e9));
-        if self.covers_an_axis(rings) {
-            // A world too small for blocks: each neighbor the short way round.
-            let mut sums = FlockSums::default();
-            self.for_each_within(p, reach, |i, offset, vel| {
-                let radius = self.radius(i);
-                sums.add(
-                    Neighbor {
-                        offset,
-                        vel,
-                        radius,
-                    },
-                    view,
-                )
-            });
-            return sums;
-        }
-        let (p, mut runs) = (self.inside_period(p), [NO_RUN; MOST_RUNS]);
-        let (coords, candidates) = (self.cells.coords(p), self.block(0..self.len()));
-        // The runs on the stack, so the kernel keeps its sums in registers
-        // from the first to the last; a reach of many rows through a batch.
-        if let Some(count) = self.runs_around(coords, rings, &mut runs) {
-            for (_, shift) in &mut runs[..count] {
-                *shift -= p;
-            }
-            return FlockSums::of_finite_runs(view, candidates, &runs[..count]);
-        }
-        let mut batch = FlockBatch::new(view);
-        self.for_each_run_around(coords, rings, |range, period_shift| {
-            batch.add_finite_block(self.block(range), period_shift - p);
-        });
-        batch.finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::flock::{FlockParams, FlockView};
-
-    /// Agents at the far ends of what an `f32` holds, and queries further
-    /// still: no overflow in debug builds, the same answers in release
-    /// (`cargo test --release -p bevy_reynolds`), memory within the cap.
-    #[test]
-    fn any_finite_spread_fits_a_bounded_grid() {
-        let ids: Vec<u32> = (0..6).collect();
-        let far = [
-            Vec2::new(f32::MAX, 0.0),
-            Vec2::new(-f32::MAX, -f32::MAX),
-            Vec2::new(1e30, 1e30),
-            Vec2::ZERO,
-            Vec2::new(3.0, 4.0),
-            Vec2::new(-3e9, 2e9),
-        ];
-        let wraps = [
-            None,
-            Some((Vec2::splat(-1e30), Vec2::splat(1e30))),
-            Some((Vec2::ZERO, Vec2::new(f32::MAX, 1.0))),
-            Some((Vec2::new(f32::NAN, 0.0), Vec2::ONE)),
-        ];
-        let mut grid = NeighborGrid::<u32>::default();
-        for wrap in wraps {
-            for cell in [1.0, 70.0, 1e20, f32::INFINITY, f32::NAN] {
-                grid.rebuild(
-                    ids.iter().zip(far).map(|(&id, position)| GridAgent {
-                        id,
-                        position,
-                        velocity: Vec2::ONE,
-                        radius: 5.0,
-                    }),
-                    cell,
-                    wrap,
-                );
-                assert_eq!(grid.len(), far.len());
-                assert!(grid.cells.len() <= MAX_CELLS, "{wrap:?} {cell}");
-                assert!(grid.memory_bytes() < 64 << 20);
-                // Within 10 of the origin: itself and (3, 4), at least.
-                let mut near = 0;
-                grid.for_each_within(Vec2::ZERO, 10.0, |_, offset, _| {
-                    near += (offset.length() <= 10.0) as usize
-                });
-                assert!(near >= 2, "{wrap:?} {cell}: {near}");
-                for p in [Vec2::splat(f32::MAX), Vec2::splat(-f32::MAX), Vec2::NAN] {
-                    grid.for_each_within(p, 1e9, |_, _, _| {});
-                    let view = FlockView::new(&FlockParams::default(), Vec2::X);
-                    assert!(
-                        grid.flock_sums(p, 1e9, &view)
-                            .steering(Vec2::X, &FlockParams::default(), 220.0, 0.15)
-                            .is_finite()
-                    );
-                }
-            }
-        }
     }
 }

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use steering_lab::{headless_app, run_steps};
+use steering_test_support::{headless_app, run_steps};
 
 fn open_world() -> App {
     headless_app(

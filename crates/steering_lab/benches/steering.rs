@@ -4,7 +4,7 @@
 //! 10,000 agents among 1,000 obstacles beside the same count of critters.
 //!
 //! ```sh
-//! cargo bench --bench steering
+//! cargo bench -p steering_lab --bench steering
 //! ```
 //!
 //! Results, with the commands and the machine, are in BENCHMARKS.md.

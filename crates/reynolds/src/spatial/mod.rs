@@ -1,24 +1,21 @@
 //! Uniform grids: the plane cut into equal cells ([`Cells`]) and what lies
 //! in each, sorted by cell with one counting sort ([`Buckets`]). The
-//! [`NeighborGrid`] keeps agents, one cell each, for neighbor queries and
-//! flocking; the [`ShapeIndex`] keeps a level's shapes, in every cell each
-//! one covers, for the probes of obstacle avoidance. Both are generic over
-//! the id of what they store ([`Id`]).
-//! Planar: the cells tile the plane.
+//! [`NeighborGrid`] keeps agents, one cell each, for neighbor queries (the
+//! flock weighs its neighbors over it); the level's `ShapeIndex` keeps its
+//! shapes on the same cells. Both are generic over the id of what they
+//! store ([`Id`]). Planar: the cells tile the plane. A leaf: it knows
+//! nothing of what it indexes.
 
-mod nearby;
 mod neighbors;
-mod reach_lists;
-mod shapes;
 
 use std::ops::Range;
 
 use glam::Vec2;
 
-pub use nearby::Nearby;
-pub use nearby::{Touch, first_hit_among};
-pub use neighbors::{Flocker, GridAgent, NO_TAG, NeighborGrid};
-pub use shapes::{IndexedShape, ShapeHit, ShapeIndex};
+#[cfg(test)]
+pub(crate) use neighbors::MAX_CELLS;
+pub use neighbors::{GridAgent, NO_TAG, NeighborGrid};
+pub(crate) use neighbors::{MOST_RUNS, NO_RUN};
 
 /// What a grid stores of each thing it holds: a copyable id with a small
 /// index of its own (an entity's index, say), by which the grid finds it
@@ -28,7 +25,7 @@ pub trait Id: Copy + PartialEq + Send + Sync {
     fn index(self) -> usize;
 
     /// Every bit of it, as one number: two agents on one spot part in the
-    /// directions these make ([`tie_break`](crate::flock::tie_break)).
+    /// directions these make (the flock's `tie_break`).
     fn to_bits(self) -> u64;
 }
 

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use super::params::SteeringParams;
 use super::settings::SteeringSettings;
-use crate::passes::{CHEAP, for_each};
+use crate::parallel::{CHEAP, for_each};
 
 /// A [`SteeringParams`] just inserted: each field left at the model's
 /// default takes the settings' value.

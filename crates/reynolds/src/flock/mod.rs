@@ -16,8 +16,10 @@ use bevy_reflect::std_traits::ReflectDefault;
 use glam::Vec2;
 
 mod batch;
+mod grid;
 
 pub use batch::{FlockBatch, NeighborBlock};
+pub use grid::Flocker;
 
 /// One neighbor as an agent sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

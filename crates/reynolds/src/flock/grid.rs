@@ -5,9 +5,8 @@ use std::ops::Range;
 
 use glam::Vec2;
 
-use super::{MOST_RUNS, NO_RUN, NeighborGrid};
-use crate::flock::{FlockParams, FlockSums, FlockView, Neighbor};
-use crate::spatial::{Id, Tasks};
+use super::{FlockBatch, FlockParams, FlockSums, FlockView, Neighbor, NeighborBlock};
+use crate::spatial::{Id, MOST_RUNS, NO_RUN, NeighborGrid, Tasks};
 
 /// How one kind of flocker flocks: its rules, the two numbers of its own
 /// that the rules steer with, its body and how many neighbors it heeds.
@@ -163,13 +162,13 @@ fn flock_cells<I: Id>(
         let mut cell_runs: Option<((i64, i64), usize)> = None;
         let (mut period_runs, mut runs) = ([NO_RUN; MOST_RUNS], [NO_RUN; MOST_RUNS]);
         for slot in grid.slots(cell..cell + 1) {
-            let Some(flocker) = flockers.get(grid.tags[slot] as usize) else {
+            let Some(flocker) = flockers.get(grid.tag(slot) as usize) else {
                 continue;
             };
             let radius = grid.radius(slot);
             let reach = flocker
                 .params
-                .reach_with_bodies(radius, grid.largest_radius);
+                .reach_with_bodies(radius, grid.largest_radius());
             let (pos, vel) = (grid.position(slot), grid.velocity(slot));
             let view = flocker.view.facing(vel).with_body_radius(radius);
             let rings = grid.rings(reach.clamp(0.0, 1e9));
@@ -195,7 +194,7 @@ fn flock_cells<I: Id>(
             };
             // Itself and another on its very spot.
             if sums.on_spot() > 1 {
-                break_ties(grid, grid.ids[slot], pos, &mut sums);
+                break_ties(grid, grid.id(slot), pos, &mut sums);
             }
             let force = sums.steering(
                 vel,
@@ -255,7 +254,7 @@ fn sums_one_by_one<I: Id>(
 fn break_ties<I: Id>(grid: &NeighborGrid<I>, id: I, pos: Vec2, sums: &mut FlockSums) {
     let (mut away, mut others) = (Vec2::ZERO, 0u32);
     grid.for_each_within(pos, 0.0, |i, _, _| {
-        let other = grid.ids[i];
+        let other = grid.id(i);
         if other != id {
             away += crate::flock::tie_break(id.to_bits(), other.to_bits());
             others += 1;
@@ -263,5 +262,133 @@ fn break_ties<I: Id>(grid: &NeighborGrid<I>, id: I, pos: Vec2, sums: &mut FlockS
     });
     if others > 0 {
         sums.add_tie(away / others as f32);
+    }
+}
+
+impl<I: Id> NeighborGrid<I> {
+    /// The candidates at `range` of the grid's arrays.
+    fn block(&self, range: Range<usize>) -> NeighborBlock<'_> {
+        NeighborBlock {
+            xs: &self.xs[range.clone()],
+            ys: &self.ys[range.clone()],
+            vxs: &self.vxs[range.clone()],
+            radii: (!self.radii.is_empty()).then(|| &self.radii[range.clone()]),
+            vys: &self.vys[range],
+        }
+    }
+
+    /// The flocking sums of an agent at `p` that sees as `view`, over every
+    /// agent within `reach` of it but itself (and any on its very spot):
+    /// [`FlockSums::of_finite_runs`] over the runs of cells around `p`,
+    /// eight candidates at a time.
+    ///
+    /// ```
+    /// # use reynolds::flock::{FlockParams, FlockView};
+    /// # use reynolds::spatial::{GridAgent, NeighborGrid};
+    /// # use glam::Vec2;
+    /// let mut grid = NeighborGrid::default();
+    /// let at = |id: u32, x: f32| GridAgent { id, position: Vec2::new(x, 0.0), velocity: Vec2::X, radius: 0.0 };
+    /// grid.rebuild([at(1, 0.0), at(2, 10.0)], 70.0, None);
+    /// let params = FlockParams::default();
+    /// let sums = grid.flock_sums(Vec2::ZERO, params.reach(), &FlockView::new(&params, Vec2::ZERO));
+    /// assert_eq!(sums.neighbors(), 1);
+    /// ```
+    pub fn flock_sums(&self, p: Vec2, reach: f32, view: &FlockView) -> FlockSums {
+        if self.is_empty() || !p.is_finite() || reach.is_nan() || reach < 0.0 {
+            return FlockSums::default();
+        }
+        let rings = self.rings(reach.min(1e9));
+        if self.covers_an_axis(rings) {
+            // A world too small for blocks: each neighbor the short way round.
+            let mut sums = FlockSums::default();
+            self.for_each_within(p, reach, |i, offset, vel| {
+                let radius = self.radius(i);
+                sums.add(
+                    Neighbor {
+                        offset,
+                        vel,
+                        radius,
+                    },
+                    view,
+                )
+            });
+            return sums;
+        }
+        let (p, mut runs) = (self.inside_period(p), [NO_RUN; MOST_RUNS]);
+        let (coords, candidates) = (self.cells.coords(p), self.block(0..self.len()));
+        // The runs on the stack, so the kernel keeps its sums in registers
+        // from the first to the last; a reach of many rows through a batch.
+        if let Some(count) = self.runs_around(coords, rings, &mut runs) {
+            for (_, shift) in &mut runs[..count] {
+                *shift -= p;
+            }
+            return FlockSums::of_finite_runs(view, candidates, &runs[..count]);
+        }
+        let mut batch = FlockBatch::new(view);
+        self.for_each_run_around(coords, rings, |range, period_shift| {
+            batch.add_finite_block(self.block(range), period_shift - p);
+        });
+        batch.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spatial::{GridAgent, MAX_CELLS};
+
+    /// Agents at the far ends of what an `f32` holds, and queries further
+    /// still: no overflow in debug builds, the same answers in release
+    /// (`cargo test --release -p bevy_reynolds`), memory within the cap.
+    #[test]
+    fn any_finite_spread_fits_a_bounded_grid() {
+        let ids: Vec<u32> = (0..6).collect();
+        let far = [
+            Vec2::new(f32::MAX, 0.0),
+            Vec2::new(-f32::MAX, -f32::MAX),
+            Vec2::new(1e30, 1e30),
+            Vec2::ZERO,
+            Vec2::new(3.0, 4.0),
+            Vec2::new(-3e9, 2e9),
+        ];
+        let wraps = [
+            None,
+            Some((Vec2::splat(-1e30), Vec2::splat(1e30))),
+            Some((Vec2::ZERO, Vec2::new(f32::MAX, 1.0))),
+            Some((Vec2::new(f32::NAN, 0.0), Vec2::ONE)),
+        ];
+        let mut grid = NeighborGrid::<u32>::default();
+        for wrap in wraps {
+            for cell in [1.0, 70.0, 1e20, f32::INFINITY, f32::NAN] {
+                grid.rebuild(
+                    ids.iter().zip(far).map(|(&id, position)| GridAgent {
+                        id,
+                        position,
+                        velocity: Vec2::ONE,
+                        radius: 5.0,
+                    }),
+                    cell,
+                    wrap,
+                );
+                assert_eq!(grid.len(), far.len());
+                assert!(grid.cells.len() <= MAX_CELLS, "{wrap:?} {cell}");
+                assert!(grid.memory_bytes() < 64 << 20);
+                // Within 10 of the origin: itself and (3, 4), at least.
+                let mut near = 0;
+                grid.for_each_within(Vec2::ZERO, 10.0, |_, offset, _| {
+                    near += (offset.length() <= 10.0) as usize
+                });
+                assert!(near >= 2, "{wrap:?} {cell}: {near}");
+                for p in [Vec2::splat(f32::MAX), Vec2::splat(-f32::MAX), Vec2::NAN] {
+                    grid.for_each_within(p, 1e9, |_, _, _| {});
+                    let view = FlockView::new(&FlockParams::default(), Vec2::X);
+                    assert!(
+                        grid.flock_sums(p, 1e9, &view)
+                            .steering(Vec2::X, &FlockParams::default(), 220.0, 0.15)
+                            .is_finite()
+                    );
+                }
+            }
+        }
     }
 }

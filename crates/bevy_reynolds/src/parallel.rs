@@ -135,19 +135,18 @@ pub(crate) trait Chunks {
 /// lifetime, which a table's chunks (borrowing the table) cannot be.
 macro_rules! for_each_table_chunk {
     ($pass:expr, $total:expr, $tables:expr, $f:expr $(,)?) => {{
-        let len = $crate::passes::task_len($pass, $total);
+        let len = $crate::parallel::task_len($pass, $total);
         let mut tables = $tables;
         loop {
-            let mut some: [Option<_>; $crate::passes::TABLES] =
+            let mut some: [Option<_>; $crate::parallel::TABLES] =
                 std::array::from_fn(|_| tables.next());
             if some[0].is_none() {
                 break;
             }
-            let chunks = some
-                .iter_mut()
-                .flatten()
-                .flat_map(|table| $crate::passes::Chunks::chunks(table, len.unwrap_or(usize::MAX)));
-            $crate::passes::for_each_chunk(len.is_some(), chunks, $f);
+            let chunks = some.iter_mut().flatten().flat_map(|table| {
+                $crate::parallel::Chunks::chunks(table, len.unwrap_or(usize::MAX))
+            });
+            $crate::parallel::for_each_chunk(len.is_some(), chunks, $f);
         }
     }};
 }

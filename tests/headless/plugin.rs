@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
-use steering_lab::{headless_app, run_steps};
+use steering_test_support::{headless_app, run_steps};
 
 fn app() -> App {
     headless_app(60.0, 1, SteeringSettings::critters())

@@ -13,12 +13,12 @@
 use std::cell::RefCell;
 
 use bevy::prelude::*;
+use reynolds::level::{Nearby, ShapeHit, Touch, first_hit_among};
 use reynolds::level::{
     Probe, Shape, Side, Surroundings, Way, best_way, come_back_inside, stopping_speed,
 };
 use reynolds::math::{direction, finite_or_zero, sanitize_limit, sanitize_speed};
 use reynolds::model::{self, sanitize_mass, sanitize_response_time};
-use reynolds::spatial::{Nearby, ShapeHit, Touch, first_hit_among};
 
 use super::containment::{Containment, area_edges};
 use super::obstacles::{IgnoreObstacles, ObstacleIndex};
@@ -27,7 +27,7 @@ use crate::agent::{
     SteeringParams, SteeringPriority, WanderAngle,
 };
 use crate::math::Vector;
-use crate::passes::{COSTLY, for_each};
+use crate::parallel::{COSTLY, for_each};
 
 /// Which obstacle an agent last steered round, and on which side: kept while
 /// the same obstacle is the first in its way, so an agent whose goal is

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy_reynolds::STALL_AFTER;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults::UNITS_PER_METRE;
-use steering_lab::{empty_app_with_threads, run_steps};
+use steering_test_support::{empty_app_with_threads, run_steps};
 
 const RATES: [f64; 2] = [60.0, 144.0];
 

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-use steering_lab::{headless_app, run_steps};
+use steering_test_support::{headless_app, run_steps};
 
 /// Floats as a game's bugs make them.
 fn hostile() -> impl Strategy<Value = f32> + Clone {

@@ -21,7 +21,7 @@ use super::measure::MeasuredVelocity;
 use super::params::SteeringParams;
 use super::wander::{WanderAngle, WanderRng};
 use crate::math::Vector;
-use crate::passes::{CHEAP, Chunks, Column, Written, for_each_table_chunk};
+use crate::parallel::{CHEAP, Chunks, Column, Written, for_each_table_chunk};
 
 /// What an agent can read of any entity it steers toward or away from.
 #[derive(QueryData)]

@@ -7,10 +7,17 @@
 //! goes round the first one the short way, as little as clears everything
 //! in reach ([`best_way`]).
 
+mod index;
+mod nearby;
+mod reach_lists;
+
 use glam::Vec2;
 
 use crate::math::{closest_on_segment, direction, finite_or_zero, sanitize_speed};
 use crate::model::sanitize_response_time;
+
+pub use index::{IndexedShape, ShapeHit, ShapeIndex};
+pub use nearby::{Nearby, Touch, first_hit_among};
 
 /// An obstacle an agent's body must not enter: a circle, or a wall segment
 /// (walls are seen from both sides; a closed polygon is a ring of them).

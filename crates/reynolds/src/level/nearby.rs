@@ -4,7 +4,7 @@
 use glam::Vec2;
 use wide::f32x4;
 
-use crate::level::{Probe, Shape};
+use super::{Probe, Shape};
 use crate::math::closest_on_segment;
 
 /// A numbered shape a probe touches first, and how far along the probe.

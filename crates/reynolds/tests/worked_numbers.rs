@@ -5,7 +5,7 @@ use glam::Vec2;
 use reynolds::defaults::*;
 use reynolds::{
     behaviors::*, combine::*, flock::*, level::*, math::*, measure::*, model::*, predict::*,
-    wander::*, world::*,
+    wander::*, wrap::*,
 };
 
 const NON_FINITE: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];

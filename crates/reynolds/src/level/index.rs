@@ -8,8 +8,8 @@ use glam::{IVec2, Vec2};
 
 use super::nearby::{Nearby, Touch};
 use super::reach_lists::ReachLists;
-use super::{Buckets, Cells};
-use crate::level::{Probe, Shape};
+use super::{Probe, Shape};
+use crate::spatial::{Buckets, Cells};
 
 /// One shape of the index: the thing it belongs to, which part of it, and
 /// where it is.
@@ -43,7 +43,7 @@ pub struct ShapeHit<I> {
 ///
 /// ```
 /// # use reynolds::level::{Probe, Shape};
-/// # use reynolds::spatial::ShapeIndex;
+/// # use reynolds::level::ShapeIndex;
 /// # use glam::Vec2;
 /// let mut index = ShapeIndex::default();
 /// index.push("rock", 0, Shape::Circle { center: Vec2::new(100.0, 0.0), radius: 10.0 });
@@ -478,7 +478,7 @@ impl<I: Copy + PartialEq> ShapeIndex<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spatial::Nearby;
+    use crate::level::Nearby;
     use rand::rngs::Xoshiro128PlusPlus;
     use rand::{RngExt, SeedableRng};
 

@@ -11,9 +11,9 @@ use bevy::prelude::*;
 use bevy_reynolds::physics::{ColliderObstacle, SteeringAvian2dPlugin, obstacles_of};
 use bevy_reynolds::prelude::*;
 
-mod support;
+use crate::support;
 
-use steering_lab::{headless_app, run_steps};
+use steering_test_support::{headless_app, run_steps};
 
 const RATES: [f64; 2] = [60.0, 144.0];
 const BODY: f32 = 8.0;
@@ -402,72 +402,5 @@ fn a_scaled_collider_is_the_obstacle_of_its_scaled_shape() {
 /// file would not compile.
 #[test]
 fn the_preludes_names_are_its_own_beside_bevys_and_avian2ds() {
-    support::assert_uses_the_whole_prelude(&support::used_names![
-        AgentHeading,
-        AgentPosition,
-        AgentPreviousPosition,
-        AgentTrail,
-        AgentVelocity,
-        Arrived,
-        AvoidAgents,
-        AvoidParams,
-        ColliderObstacle,
-        Combine,
-        Containment,
-        DesiredVelocity,
-        FlockParams,
-        Flocking,
-        FollowPath,
-        Formation,
-        FormationPlace,
-        FormationShape,
-        FormationState,
-        GroundPlane,
-        Hide,
-        IgnoreObstacles,
-        InFormation,
-        MeasuredVelocity,
-        MovingObstacle,
-        Navigate,
-        NavigationAreas,
-        NavigationGoal,
-        NavigationRoute,
-        NavigationSettings,
-        NavigationStatus,
-        NeighborGrid,
-        ObstacleHeights,
-        ObstacleIndex,
-        RadiusFromCollider,
-        RouteEnd,
-        Stalled,
-        SteeringAccumulator,
-        SteeringAgent,
-        SteeringAgentPlugin,
-        SteeringAvian2dPlugin,
-        SteeringAvian3dPlugin,
-        SteeringBehavior,
-        SteeringCrowdPlugin,
-        SteeringFlockingPlugin,
-        SteeringForce,
-        SteeringFormationPlugin,
-        SteeringLengthUnit,
-        SteeringLevelPlugin,
-        SteeringNavigationPlugin,
-        SteeringObstacle,
-        SteeringParams,
-        SteeringPath,
-        SteeringPlugins,
-        SteeringPriority,
-        SteeringSchedule,
-        SteeringSeed,
-        SteeringSettings,
-        SteeringSystems,
-        SteeringTarget,
-        TakeTurns,
-        Unreachable,
-        WanderAngle,
-        WanderRng,
-        Weighted,
-        Writeback,
-    ]);
+    support::assert_uses_the_whole_prelude(&support::every_prelude_name!());
 }

@@ -5,14 +5,14 @@ use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::spatial::GridAgent;
 use proptest::prelude::*;
-use steering_lab::{headless_app, run_steps};
+use steering_test_support::{headless_app, run_steps};
 
 fn brute_force(points: &[Vec2], p: Vec2, r: f32, period: Vec2) -> Vec<usize> {
     let mut found: Vec<usize> = points
         .iter()
         .enumerate()
         .filter(|(_, q)| {
-            bevy_reynolds::reynolds::world::wrapped_offset(p, **q, period).length() <= r
+            bevy_reynolds::reynolds::wrap::wrapped_offset(p, **q, period).length() <= r
         })
         .map(|(i, _)| i)
         .collect();
@@ -126,7 +126,7 @@ fn separation_pushes_close_still_agents_apart() {
 /// their directions and its own: 1 all one way, near 0 every way).
 fn flock_after_10_s(flocking: Flocking) -> (f32, f32) {
     use rand::{RngExt, SeedableRng};
-    let side = steering_lab::bench::flock_world_side(500);
+    let side = (500.0 * std::f32::consts::PI * 70.0 * 70.0 / 30.0_f32).sqrt();
     let settings = SteeringSettings {
         wrap: Some(Rect::new(0.0, 0.0, side, side)),
         ..default()

@@ -13,9 +13,9 @@ use bevy_reynolds::physics::{ColliderObstacle, Footprints, ObstacleHeights, foot
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults::UNITS_PER_METRE;
 
-mod support;
+use crate::support;
 
-use steering_lab::{empty_app_with_threads, run_steps};
+use steering_test_support::{empty_app_with_threads, run_steps};
 
 const RATES: [f64; 2] = [60.0, 144.0];
 /// Metres a chapter pixel is: creatures 0.5 m long.
@@ -435,72 +435,5 @@ fn static_colliders_are_kept_in_the_level() {
 /// file would not compile.
 #[test]
 fn the_preludes_names_are_its_own_beside_bevys_and_avian3ds() {
-    support::assert_uses_the_whole_prelude(&support::used_names![
-        AgentHeading,
-        AgentPosition,
-        AgentPreviousPosition,
-        AgentTrail,
-        AgentVelocity,
-        Arrived,
-        AvoidAgents,
-        AvoidParams,
-        ColliderObstacle,
-        Combine,
-        Containment,
-        DesiredVelocity,
-        FlockParams,
-        Flocking,
-        FollowPath,
-        Formation,
-        FormationPlace,
-        FormationShape,
-        FormationState,
-        GroundPlane,
-        Hide,
-        IgnoreObstacles,
-        InFormation,
-        MeasuredVelocity,
-        MovingObstacle,
-        Navigate,
-        NavigationAreas,
-        NavigationGoal,
-        NavigationRoute,
-        NavigationSettings,
-        NavigationStatus,
-        NeighborGrid,
-        ObstacleHeights,
-        ObstacleIndex,
-        RadiusFromCollider,
-        RouteEnd,
-        Stalled,
-        SteeringAccumulator,
-        SteeringAgent,
-        SteeringAgentPlugin,
-        SteeringAvian2dPlugin,
-        SteeringAvian3dPlugin,
-        SteeringBehavior,
-        SteeringCrowdPlugin,
-        SteeringFlockingPlugin,
-        SteeringForce,
-        SteeringFormationPlugin,
-        SteeringLengthUnit,
-        SteeringLevelPlugin,
-        SteeringNavigationPlugin,
-        SteeringObstacle,
-        SteeringParams,
-        SteeringPath,
-        SteeringPlugins,
-        SteeringPriority,
-        SteeringSchedule,
-        SteeringSeed,
-        SteeringSettings,
-        SteeringSystems,
-        SteeringTarget,
-        TakeTurns,
-        Unreachable,
-        WanderAngle,
-        WanderRng,
-        Weighted,
-        Writeback,
-    ]);
+    support::assert_uses_the_whole_prelude(&support::every_prelude_name!());
 }

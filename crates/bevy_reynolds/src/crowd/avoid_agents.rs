@@ -15,13 +15,12 @@ use crate::agent::{SteeringAccumulator, SteeringParams};
 use crate::flocking::NeighborGrid;
 use crate::level::{IgnoreObstacles, ObstacleIndex, RouteKeepsClear};
 use crate::math::Vector;
-use crate::passes::{COSTLY, for_each};
+use crate::parallel::{COSTLY, for_each};
 
 /// Neighbors nearer than this many times the two bodies' combined radius
 /// (between centres) are foreseen at the agent's own velocity, not the one
 /// it wants: a packed queue pressing toward a door froze, each pushed back
-/// by its wish (the crowd lab's bottleneck: 97 of 200 out, 127 with this;
-/// the hallway 127 of 200, 192).
+/// by its wish (BENCHMARKS.md, "Crowds").
 const NEAR: f32 = 1.5;
 
 /// An agent whose steering asks for less than this share of its top speed
@@ -29,10 +28,8 @@ const NEAR: f32 = 1.5;
 const REST: f32 = 0.1;
 
 /// Two bodies nearer than this many times their combined radius (between
-/// centres) are pressed together. From 1.5 it also turned people standing
-/// near each other at the start of the lab's random crowds: 191.4 of 200
-/// within three times their straight line, over six seeds, against 194.0
-/// with 1.1 and without turning.
+/// centres) are pressed together. Wider, it also turned people merely
+/// standing near each other, and fewer arrived in time.
 const TOUCHING: f32 = 1.1;
 
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
@@ -115,7 +112,7 @@ pub(super) fn avoid_agents(
                 // One standing makes way when pressed: walked up to at the
                 // pace it slows to, not held off by the wish to pass it
                 // (which stopped agents short of rows of arrived ones, out
-                // of reach of their making way: 9 of 200 in the office).
+                // of reach of their making way).
                 let they = avoiding.intent(grid.entity(other));
                 let walk_up = near || they.resting;
                 let mine = if walk_up { velocity } else { foreseen };
@@ -128,7 +125,7 @@ pub(super) fn avoid_agents(
                 // Two pressed face to face, both standing and each meaning
                 // to go through the other, foresee nothing (neither moves)
                 // and the contact holds them for good: each steps round the
-                // other to its right (`tests/crowd.rs`,
+                // other to its right (`crates/steering_lab/tests/scenes/crowd.rs`,
                 // `two_pressed_face_to_face_get_past`).
                 if i_am_still
                     && !they.resting

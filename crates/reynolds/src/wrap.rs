@@ -11,7 +11,7 @@ use crate::math::{Vector, finite_or_zero};
 /// An axis whose size is not positive and finite does not wrap.
 ///
 /// ```
-/// # use reynolds::{math::Vector, world::wrap};
+/// # use reynolds::{math::Vector, wrap::wrap};
 /// let (pos, shift) = wrap(Vector::new(-5.0, 350.0), Vector::ZERO, Vector::new(1000.0, 700.0));
 /// assert_eq!(pos, Vector::new(995.0, 350.0));
 /// assert_eq!(shift, Vector::new(1000.0, 0.0));
@@ -48,7 +48,7 @@ fn wrap_axis(x: f32, min: f32, max: f32) -> f32 {
 /// finite does not wrap).
 ///
 /// ```
-/// # use reynolds::{math::Vector, world::wrapped_offset};
+/// # use reynolds::{math::Vector, wrap::wrapped_offset};
 /// let size = Vector::new(1000.0, 700.0);
 /// assert_eq!(wrapped_offset(Vector::new(995.0, 10.0), Vector::new(5.0, 690.0), size), Vector::new(10.0, -20.0));
 /// ```

@@ -6,7 +6,7 @@
 use glam::{IVec2, Vec2};
 
 use super::nearby::{LANES, Lanes};
-use super::{Buckets, Cells};
+use crate::spatial::{Buckets, Cells};
 
 /// For each cell of a grid, every shape whose bounding circle comes within
 /// `reach` of the cell: all that a probe from a point in the cell, as long
