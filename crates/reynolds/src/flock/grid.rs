@@ -339,7 +339,7 @@ mod tests {
 
     /// Agents at the far ends of what an `f32` holds, and queries further
     /// still: no overflow in debug builds, the same answers in release
-    /// (`cargo test --release -p bevy_reynolds`), memory within the cap.
+    /// (`cargo test --release -p reynolds`), memory within the cap.
     #[test]
     fn any_finite_spread_fits_a_bounded_grid() {
         let ids: Vec<u32> = (0..6).collect();
