@@ -12,7 +12,7 @@
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use steering_test_support::{headless_app, run_steps};
 
 /// Floats as a game's bugs make them.
@@ -618,33 +618,13 @@ fn hostile_worlds_never_panic_or_spread_nan() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(256);
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
+    let world = || {
+        (
+            proptest::collection::vec(agent(), 0..25),
+            proptest::collection::vec(op(), 0..30),
+        )
     };
-    // A fixed seed: the same worlds every run.
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]);
-    let mut runner = TestRunner::new_with_rng(config, rng);
-    // The strategies nest deeply, and unoptimized their frames are large:
-    // a thread with room for them.
-    let result = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(move || {
-            let world = (
-                proptest::collection::vec(agent(), 0..25),
-                proptest::collection::vec(op(), 0..30),
-            );
-            runner
-                .run(&world, |(initial, ops)| run_world(initial, ops))
-                .map_err(|error| error.to_string())
-        })
-        .expect("the fuzzing thread starts")
-        .join()
-        .expect("the fuzzing thread does not panic outside a case");
-    if let Err(error) = result {
-        panic!("{error}");
-    }
+    crate::support::fuzz_with_fixed_seed(cases, 7, world, |(initial, ops)| run_world(initial, ops));
     let steps = STEPS.load(std::sync::atomic::Ordering::Relaxed);
     eprintln!("{cases} hostile worlds, {steps} steps checked, without a panic or a NaN");
 }

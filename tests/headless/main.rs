@@ -3,6 +3,7 @@
 
 mod debug_view;
 mod defaults;
+mod flyers;
 mod fuzz;
 mod neighbors;
 mod physics;

@@ -35,14 +35,28 @@ macro_rules! every_prelude_name {
             AgentTrail,
             AgentVelocity,
             Arrived,
+            Attitude,
             AvoidAgents,
             AvoidParams,
             ColliderObstacle,
             Combine,
             Containment,
             DesiredVelocity,
+            Flight,
+            FlightParams,
             FlockParams,
             Flocking,
+            FlyerAccumulator,
+            FlyerAttitude,
+            FlyerBehavior,
+            FlyerDesiredVelocity,
+            FlyerFollowPath,
+            FlyerForce,
+            FlyerPath,
+            FlyerPosition,
+            FlyerPreviousPosition,
+            FlyerTarget,
+            FlyerVelocity,
             FollowPath,
             Formation,
             FormationPlace,
@@ -73,7 +87,9 @@ macro_rules! every_prelude_name {
             SteeringAvian3dPlugin,
             SteeringBehavior,
             SteeringCrowdPlugin,
+            SteeringFlightPlugin,
             SteeringFlockingPlugin,
+            SteeringFlyer,
             SteeringForce,
             SteeringFormationPlugin,
             SteeringLengthUnit,
@@ -92,6 +108,7 @@ macro_rules! every_prelude_name {
             TakeTurns,
             Unreachable,
             WanderAngle,
+            WanderDirection,
             WanderRng,
             Weighted,
             Writeback,
@@ -109,3 +126,38 @@ macro_rules! used_names {
     }};
 }
 pub(crate) use used_names;
+
+/// Runs `test` on `cases` values of the strategy `strategy` makes, from a
+/// fixed seed (the same cases every run), on a thread with room for deeply
+/// nested strategies (unoptimized, their frames are large); panics with
+/// proptest's report of the smallest failing case.
+pub fn fuzz_with_fixed_seed<S>(
+    cases: u32,
+    seed: u8,
+    strategy: impl FnOnce() -> S + Send + 'static,
+    test: impl Fn(S::Value) -> Result<(), proptest::test_runner::TestCaseError> + Send + 'static,
+) where
+    S: proptest::strategy::Strategy,
+{
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let result = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            runner
+                .run(&strategy(), test)
+                .map_err(|error| error.to_string())
+        })
+        .expect("the fuzzing thread starts")
+        .join()
+        .expect("the fuzzing thread does not panic outside a case");
+    if let Err(error) = result {
+        panic!("{error}");
+    }
+}

@@ -3,6 +3,7 @@
 
 mod agent;
 mod crowd;
+mod flight;
 mod flocking;
 mod formation;
 mod level;
@@ -21,23 +22,28 @@ pub mod render;
 use bevy::app::{PluginGroup, PluginGroupBuilder};
 use bevy::ecs::schedule::ScheduleLabel;
 
-/// The engine-free model the plugins run: pure functions on `Vec2`, in
-/// modules named for what they hold (`reynolds::model`, `::behaviors`,
-/// `::flock`, `::level`, `::spatial`).
+/// The engine-free model the plugins run: pure functions on `Vec2` and
+/// `Vec3`, in modules named for what they hold (`reynolds::model`,
+/// `::behaviors`, `::flight`, `::flock`, `::level`, `::spatial`).
 pub use reynolds;
 
 pub use agent::{
-    AgentHeading, AgentPosition, AgentPreviousPosition, AgentTrail, AgentVelocity, Combine,
-    DEFAULT_SEED, DesiredVelocity, GroundPlane, MeasuredVelocity, SteeringAccumulator,
-    SteeringAgent, SteeringAgentPlugin, SteeringBehavior, SteeringForce, SteeringLengthUnit,
-    SteeringParams, SteeringPriority, SteeringSeed, SteeringSettings, SteeringTarget, WanderAngle,
-    WanderRng, Weighted, Writeback,
+    AgentHeading, AgentPosition, AgentPreviousPosition, AgentTrail, AgentVelocity, Behavior,
+    Combine, DEFAULT_SEED, DesiredVelocity, FlyerBehavior, FlyerTarget, GroundPlane,
+    MeasuredVelocity, SteeringAccumulator, SteeringAgent, SteeringAgentPlugin, SteeringBehavior,
+    SteeringForce, SteeringLengthUnit, SteeringParams, SteeringPriority, SteeringSeed,
+    SteeringSettings, SteeringTarget, Target, WanderAngle, WanderRng, Weighted, Writeback,
 };
 #[doc(hidden)]
 pub use agent::{InterpolateTransforms, Part};
 #[doc(hidden)]
 pub use crowd::DoorTurn;
 pub use crowd::{AvoidAgents, SteeringCrowdPlugin, TakeTurns};
+pub use flight::{
+    FlightParams, FlyerAccumulator, FlyerAttitude, FlyerDesiredVelocity, FlyerFollowPath,
+    FlyerForce, FlyerPath, FlyerPosition, FlyerPreviousPosition, FlyerVelocity,
+    SteeringFlightPlugin, SteeringFlyer, WanderDirection,
+};
 pub use flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
 pub use formation::{
     Formation, FormationPlace, FormationShape, FormationState, InFormation, SteeringFormationPlugin,
@@ -52,6 +58,7 @@ pub use navigation::{
     Unreachable,
 };
 pub use reynolds::crowd::AvoidParams;
+pub use reynolds::flight::{Attitude, Flight};
 pub use reynolds::flock::FlockParams;
 #[doc(hidden)]
 pub use schedule::run_one_fixed_step;
@@ -60,8 +67,8 @@ pub use schedule::{SteeringSchedule, SteeringSystems};
 /// Every steering capability, one plugin each, as avian's `PhysicsPlugins`:
 /// [`SteeringAgentPlugin`] (the agent and its step, which the others need),
 /// [`SteeringFlockingPlugin`], [`SteeringCrowdPlugin`],
-/// [`SteeringLevelPlugin`], [`SteeringNavigationPlugin`] and
-/// [`SteeringFormationPlugin`]. One line adds
+/// [`SteeringLevelPlugin`], [`SteeringNavigationPlugin`],
+/// [`SteeringFormationPlugin`] and [`SteeringFlightPlugin`]. One line adds
 /// them all with the model's defaults; a game leaves a capability out
 /// with `.build().disable::<…>()`.
 ///
@@ -160,6 +167,7 @@ impl PluginGroup for SteeringPlugins {
             .add(SteeringLevelPlugin)
             .add(SteeringNavigationPlugin)
             .add(SteeringFormationPlugin)
+            .add(SteeringFlightPlugin)
     }
 }
 
@@ -212,5 +220,11 @@ pub mod prelude {
         SteeringObstacle, SteeringParams, SteeringPath, SteeringPlugins, SteeringPriority,
         SteeringSchedule, SteeringSeed, SteeringSettings, SteeringSystems, SteeringTarget,
         TakeTurns, Unreachable, WanderAngle, WanderRng, Weighted, Writeback,
+    };
+    pub use crate::{
+        Attitude, Flight, FlightParams, FlyerAccumulator, FlyerAttitude, FlyerBehavior,
+        FlyerDesiredVelocity, FlyerFollowPath, FlyerForce, FlyerPath, FlyerPosition,
+        FlyerPreviousPosition, FlyerTarget, FlyerVelocity, SteeringFlightPlugin, SteeringFlyer,
+        WanderDirection,
     };
 }

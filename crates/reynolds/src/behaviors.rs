@@ -1,7 +1,9 @@
 //! The behaviors: each one is a way of choosing a desired velocity.
 
 use crate::defaults::MAX_LOOK_AHEAD;
-use crate::math::{Vector, direction, finite_or_zero, sanitize_limit, sanitize_speed, truncated};
+use crate::math::{
+    SteeringVector, direction, finite_or_zero, sanitize_limit, sanitize_speed, truncated,
+};
 
 /// Seek: full speed, straight at the target.
 ///
@@ -13,7 +15,7 @@ use crate::math::{Vector, direction, finite_or_zero, sanitize_limit, sanitize_sp
 /// assert_eq!(seek(Vector::ONE, Vector::ONE, 220.0), Vector::ZERO);
 /// ```
 #[inline]
-pub fn seek(pos: Vector, target: Vector, max_speed: f32) -> Vector {
+pub fn seek<V: SteeringVector>(pos: V, target: V, max_speed: f32) -> V {
     direction(finite_or_zero(target - pos)) * sanitize_speed(max_speed)
 }
 
@@ -31,7 +33,7 @@ pub fn seek(pos: Vector, target: Vector, max_speed: f32) -> Vector {
 /// assert_eq!(arrive(Vector::ZERO, Vector::new(75.0, 0.0), 220.0, 150.0), Vector::new(110.0, 0.0));
 /// ```
 #[inline]
-pub fn arrive(pos: Vector, target: Vector, max_speed: f32, slowing_radius: f32) -> Vector {
+pub fn arrive<V: SteeringVector>(pos: V, target: V, max_speed: f32, slowing_radius: f32) -> V {
     let max_speed = sanitize_speed(max_speed);
     let to_target = finite_or_zero(target - pos);
     let d = to_target.length();
@@ -58,7 +60,7 @@ pub fn arrive(pos: Vector, target: Vector, max_speed: f32, slowing_radius: f32) 
 /// assert_eq!(flee(Vector::new(300.0, 0.0), vel, Vector::ZERO, 220.0, 220.0), vel);
 /// ```
 #[inline]
-pub fn flee(pos: Vector, vel: Vector, threat: Vector, max_speed: f32, panic_radius: f32) -> Vector {
+pub fn flee<V: SteeringVector>(pos: V, vel: V, threat: V, max_speed: f32, panic_radius: f32) -> V {
     let away = finite_or_zero(pos - threat);
     if away.length() > sanitize_limit(panic_radius) {
         return finite_or_zero(vel);
@@ -76,7 +78,7 @@ pub fn flee(pos: Vector, vel: Vector, threat: Vector, max_speed: f32, panic_radi
 /// assert_eq!(look_ahead(Vector::ZERO, Vector::new(440.0, 0.0), 220.0), 1.0);
 /// ```
 #[inline]
-pub fn look_ahead(pos: Vector, target: Vector, max_speed: f32) -> f32 {
+pub fn look_ahead<V: SteeringVector>(pos: V, target: V, max_speed: f32) -> f32 {
     let distance = finite_or_zero(target - pos).length();
     let ahead = distance / sanitize_speed(max_speed);
     // 0 / 0 is NaN and x / 0 is infinite; `min` turns both into the cap.
@@ -97,12 +99,12 @@ pub fn look_ahead(pos: Vector, target: Vector, max_speed: f32) -> f32 {
 /// assert_eq!(aim, Vector::new(540.0, 0.0));
 /// ```
 #[inline]
-pub fn predicted_position(
-    pos: Vector,
-    target: Vector,
-    target_vel: Vector,
+pub fn predicted_position<V: SteeringVector>(
+    pos: V,
+    target: V,
+    target_vel: V,
     max_speed: f32,
-) -> Vector {
+) -> V {
     let ahead = look_ahead(pos, target, max_speed);
     finite_or_zero(target + finite_or_zero(target_vel) * ahead)
 }
@@ -111,7 +113,7 @@ pub fn predicted_position(
 /// time the agent could get there, but never more than a second ahead.
 /// On the target, pursue is seek.
 #[inline]
-pub fn pursue(pos: Vector, target: Vector, target_vel: Vector, max_speed: f32) -> Vector {
+pub fn pursue<V: SteeringVector>(pos: V, target: V, target_vel: V, max_speed: f32) -> V {
     seek(
         pos,
         predicted_position(pos, target, target_vel, max_speed),
@@ -122,14 +124,14 @@ pub fn pursue(pos: Vector, target: Vector, target_vel: Vector, max_speed: f32) -
 /// Evade: flee from where the threat will be, rather than where it is, so
 /// an evader runs before a fast threat reaches its panic radius.
 #[inline]
-pub fn evade(
-    pos: Vector,
-    vel: Vector,
-    threat: Vector,
-    threat_vel: Vector,
+pub fn evade<V: SteeringVector>(
+    pos: V,
+    vel: V,
+    threat: V,
+    threat_vel: V,
     max_speed: f32,
     panic_radius: f32,
-) -> Vector {
+) -> V {
     let predicted = predicted_position(pos, threat, threat_vel, max_speed);
     flee(pos, vel, predicted, max_speed, panic_radius)
 }
@@ -145,13 +147,12 @@ pub fn evade(
 /// assert!((slot - Vector::new(70.0, -40.0)).length() < 1e-4);
 /// ```
 #[inline]
-pub fn slot_position(leader: Vector, heading: Vector, offset: Vector) -> Vector {
+pub fn slot_position<V: SteeringVector>(leader: V, heading: V, offset: V) -> V {
     let forward = match direction(finite_or_zero(heading)) {
-        Vector::ZERO => Vector::X,
+        forward if forward == V::ZERO => V::X,
         forward => forward,
     };
-    let offset = finite_or_zero(offset);
-    finite_or_zero(leader + forward * offset.x + forward.perp() * offset.y)
+    finite_or_zero(V::in_frame(leader, forward, finite_or_zero(offset)))
 }
 
 /// Offset pursuit: hold a slot that moves with a leader (see
@@ -170,13 +171,13 @@ pub fn slot_position(leader: Vector, heading: Vector, offset: Vector) -> Vector 
 /// assert_eq!(v, Vector::new(100.0, 0.0));
 /// ```
 #[inline]
-pub fn offset_pursuit(
-    pos: Vector,
-    slot: Vector,
-    leader_vel: Vector,
+pub fn offset_pursuit<V: SteeringVector>(
+    pos: V,
+    slot: V,
+    leader_vel: V,
     max_speed: f32,
     slowing_radius: f32,
-) -> Vector {
+) -> V {
     let leader_vel = finite_or_zero(leader_vel);
     truncated(
         finite_or_zero(arrive(pos, slot, max_speed, slowing_radius) + leader_vel),
@@ -197,15 +198,15 @@ pub fn offset_pursuit(
 /// assert_eq!(interpose(Vector::ZERO, a, Vector::ZERO, b, Vector::ZERO, 220.0, 150.0), Vector::ZERO);
 /// ```
 #[inline]
-pub fn interpose(
-    pos: Vector,
-    a: Vector,
-    a_vel: Vector,
-    b: Vector,
-    b_vel: Vector,
+pub fn interpose<V: SteeringVector>(
+    pos: V,
+    a: V,
+    a_vel: V,
+    b: V,
+    b_vel: V,
     max_speed: f32,
     slowing_radius: f32,
-) -> Vector {
+) -> V {
     let (a_vel, b_vel) = (finite_or_zero(a_vel), finite_or_zero(b_vel));
     let middle = finite_or_zero(a * 0.5 + b * 0.5);
     let ahead = look_ahead(pos, middle, max_speed);
@@ -232,34 +233,29 @@ pub fn interpose(
 /// assert!(v.y > 100.0);
 /// ```
 #[inline]
-pub fn follow_leader(
-    pos: Vector,
-    leader: Vector,
-    leader_vel: Vector,
-    heading: Vector,
+pub fn follow_leader<V: SteeringVector>(
+    pos: V,
+    leader: V,
+    leader_vel: V,
+    heading: V,
     behind: f32,
     clear: f32,
     max_speed: f32,
     slowing_radius: f32,
-) -> Vector {
+) -> V {
     let forward = match direction(finite_or_zero(heading)) {
-        Vector::ZERO => Vector::X,
+        forward if forward == V::ZERO => V::X,
         forward => forward,
     };
     let behind = sanitize_limit(behind);
     let from_leader = finite_or_zero(pos - leader);
     let ahead = from_leader.dot(forward);
-    let aside = from_leader.dot(forward.perp());
+    let (aside, out) = V::across(forward, from_leader);
     if ahead > 0.0 && ahead < behind && aside.abs() < sanitize_limit(clear) {
-        let out = if aside < 0.0 {
-            -forward.perp()
-        } else {
-            forward.perp()
-        };
         let desired = finite_or_zero(leader_vel) + out * sanitize_speed(max_speed);
         return truncated(desired, max_speed);
     }
-    let slot = slot_position(leader, forward, Vector::new(-behind, 0.0));
+    let slot = slot_position(leader, forward, V::ahead(-behind));
     offset_pursuit(pos, slot, leader_vel, max_speed, slowing_radius)
 }
 
@@ -277,9 +273,9 @@ pub fn follow_leader(
 /// assert_eq!(spot, Vector::new(140.0, 0.0));
 /// ```
 #[inline]
-pub fn hiding_spot(hunter: Vector, center: Vector, radius: f32, gap: f32) -> Vector {
+pub fn hiding_spot<V: SteeringVector>(hunter: V, center: V, radius: f32, gap: f32) -> V {
     let away = match direction(finite_or_zero(center - hunter)) {
-        Vector::ZERO => Vector::X,
+        away if away == V::ZERO => V::X,
         away => away,
     };
     finite_or_zero(center + away * (sanitize_limit(radius) + sanitize_limit(gap)))

@@ -8,7 +8,8 @@
 //! only more slowly. Taking the first group that asks for something gives an
 //! avoiding agent nothing else to do that step.
 
-use crate::math::{Vector, finite_or_zero};
+use crate::math::{SteeringVector, Vector, finite_or_zero, sanitize_weight};
+use crate::model::steering;
 
 /// How many priority groups [`PriorityGroups`] keeps: group 0 comes first.
 pub const PRIORITY_GROUPS: usize = 4;
@@ -29,27 +30,53 @@ pub const PRIORITY_GROUPS: usize = 4;
 /// // ...priority does not.
 /// assert_eq!(groups.first_above(1.0), Vector::new(0.0, 300.0));
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PriorityGroups {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PriorityGroups<V = Vector> {
     /// Each group's summed force.
-    pub groups: [Vector; PRIORITY_GROUPS],
+    pub groups: [V; PRIORITY_GROUPS],
 }
 
-impl PriorityGroups {
+impl<V: SteeringVector> Default for PriorityGroups<V> {
+    fn default() -> Self {
+        Self {
+            groups: [V::ZERO; PRIORITY_GROUPS],
+        }
+    }
+}
+
+impl<V: SteeringVector> PriorityGroups<V> {
     /// Adds `force` to group `group` (0 is the highest priority; a group past
     /// the last counts as the last). A non-finite force adds nothing.
     #[inline]
-    pub fn add(&mut self, group: usize, force: Vector) {
+    pub fn add(&mut self, group: usize, force: V) {
         let group = group.min(PRIORITY_GROUPS - 1);
         self.groups[group] += finite_or_zero(force);
+    }
+
+    /// Adds the steering toward `desired` of an agent going `vel`,
+    /// `weight * (desired - vel) / response_time` (the model's formula), to
+    /// group `group`. A weight that is negative or not finite adds nothing.
+    #[inline]
+    pub fn add_desired(
+        &mut self,
+        group: usize,
+        weight: f32,
+        desired: V,
+        vel: V,
+        response_time: f32,
+    ) {
+        let weight = sanitize_weight(weight);
+        if weight > 0.0 {
+            self.add(group, steering(desired, vel, response_time) * weight);
+        }
     }
 
     /// The sum of every group, in order: the model's weighted sum of
     /// every behavior's steering, priorities ignored. Not yet capped (the
     /// step caps it at the max force).
     #[inline]
-    pub fn total(&self) -> Vector {
-        finite_or_zero(self.groups.iter().fold(Vector::ZERO, |sum, g| sum + *g))
+    pub fn total(&self) -> V {
+        finite_or_zero(self.groups.iter().fold(V::ZERO, |sum, g| sum + *g))
     }
 
     /// The first group, highest priority first, whose force is longer than
@@ -60,7 +87,7 @@ impl PriorityGroups {
     /// A threshold that is negative or NaN counts as 0: the first group that
     /// asks for anything at all wins. An infinite one finds no group.
     #[inline]
-    pub fn first_above(&self, threshold: f32) -> Vector {
+    pub fn first_above(&self, threshold: f32) -> V {
         // `max` turns NaN into 0.
         let threshold = threshold.max(0.0);
         self.groups

@@ -52,5 +52,11 @@ pub const CLEARANCE: f32 = 4.0;
 /// px long, are half a metre. A game in other units scales the lengths by
 /// its own units per metre over this (times, rates and weights stay).
 pub const UNITS_PER_METRE: f32 = 40.0;
+/// The gravity flyers bank under, in pixels a second per second: 9.81
+/// m/s² at [`UNITS_PER_METRE`]. At the max force a flyer rolls by about 44°.
+pub const BANK_GRAVITY: f32 = 9.81 * UNITS_PER_METRE;
+/// How quickly a flyer's roll follows its acceleration: a half-life, in
+/// seconds.
+pub const BANK_HALF_LIFE: f32 = 0.1;
 /// The Critters window, which the agents wrap around, in pixels.
 pub const WORLD_SIZE: [f32; 2] = [1000.0, 700.0];

@@ -5,6 +5,7 @@ pub mod behaviors;
 pub mod combine;
 pub mod crowd;
 pub mod defaults;
+pub mod flight;
 pub mod flock;
 pub mod formation;
 pub mod level;

@@ -1,7 +1,7 @@
 //! Measuring the velocity of something that has none of its own, such as
 //! the mouse.
 
-use crate::math::{Vector, finite_or_zero, sanitize_dt};
+use crate::math::{SteeringVector, finite_or_zero, sanitize_dt};
 
 /// The share of the way an exponential follow with `half_life` covers in
 /// `dt`: `1 - 0.5^(dt / half_life)`. A half-life at or below zero follows at
@@ -38,13 +38,13 @@ pub fn follow_share(dt: f32, half_life: f32) -> f32 {
 /// assert_eq!(same, v); // dt = 0: no division, no change
 /// ```
 #[inline]
-pub fn measured_velocity(
-    smoothed: Vector,
-    last_pos: Vector,
-    pos: Vector,
+pub fn measured_velocity<V: SteeringVector>(
+    smoothed: V,
+    last_pos: V,
+    pos: V,
     dt: f32,
     half_life: f32,
-) -> Vector {
+) -> V {
     let smoothed = finite_or_zero(smoothed);
     let dt = sanitize_dt(dt);
     if dt == 0.0 {

@@ -8,7 +8,9 @@
 //! an open path.
 
 use crate::behaviors::{arrive, seek};
-use crate::math::{Vector, closest_on_segment, finite_or_zero, sanitize_limit, sanitize_speed};
+use crate::math::{
+    SteeringVector, Vector, closest_on_segment, finite_or_zero, sanitize_limit, sanitize_speed,
+};
 
 /// A polyline to follow. Non-finite points and a point no distance from the
 /// one before it are dropped when it is made, so every segment has a length; a
@@ -24,23 +26,34 @@ use crate::math::{Vector, closest_on_segment, finite_or_zero, sanitize_limit, sa
 /// assert_eq!(square.point_at(45.0), Vector::new(5.0, 0.0));
 /// assert_eq!(square.point_at(-5.0), Vector::new(0.0, 5.0));
 /// ```
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Polyline {
-    points: Vec<Vector>,
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polyline<V = Vector> {
+    points: Vec<V>,
     /// The arc length at each point.
     starts: Vec<f32>,
     looped: bool,
     length: f32,
 }
 
-impl Polyline {
+impl<V> Default for Polyline<V> {
+    fn default() -> Self {
+        Self {
+            points: Vec::new(),
+            starts: Vec::new(),
+            looped: false,
+            length: 0.0,
+        }
+    }
+}
+
+impl<V: SteeringVector> Polyline<V> {
     /// A path through `points`, back to the first if `looped`.
-    pub fn new(points: impl IntoIterator<Item = Vector>, looped: bool) -> Self {
-        let mut kept: Vec<Vector> = Vec::new();
+    pub fn new(points: impl IntoIterator<Item = V>, looped: bool) -> Self {
+        let mut kept: Vec<V> = Vec::new();
         // A point no distance from the last (as f32 measures it: even a
         // distinct point can be, when the difference's square underflows)
         // would make a segment of no length.
-        let apart = |a: &Vector, b: &Vector| a.distance(*b) > 0.0;
+        let apart = |a: &V, b: &V| a.distance(*b) > 0.0;
         for p in points {
             if p.is_finite() && kept.last().is_none_or(|last| apart(last, &p)) {
                 kept.push(p);
@@ -73,7 +86,7 @@ impl Polyline {
     }
 
     /// Its points, without the dropped ones.
-    pub fn points(&self) -> &[Vector] {
+    pub fn points(&self) -> &[V] {
         &self.points
     }
 
@@ -103,7 +116,7 @@ impl Polyline {
 
     /// Segment `i`: its start point, end point and arc length at its start.
     #[inline]
-    fn segment(&self, i: usize) -> (Vector, Vector, f32) {
+    fn segment(&self, i: usize) -> (V, V, f32) {
         let n = self.points.len();
         let next = if i + 1 == n { 0 } else { i + 1 };
         (self.points[i], self.points[next], self.starts[i])
@@ -141,22 +154,22 @@ impl Polyline {
     /// The segment arc length `s` (any, looped) falls in: its ends, and how
     /// far along it `s` is. The path must have a segment.
     #[inline]
-    fn locate(&self, s: f32) -> (Vector, Vector, f32) {
+    fn locate(&self, s: f32) -> (V, V, f32) {
         let s = self.wrap(s);
         let (a, b, start) = self.segment(self.segment_at(s));
         (a, b, s - start)
     }
 
     /// The point at arc length `s`; looped, any `s` comes round again.
-    pub fn point_at(&self, s: f32) -> Vector {
+    pub fn point_at(&self, s: f32) -> V {
         self.point_and_direction_at(s).0
     }
 
     /// The direction of the path at arc length `s` (zero for a path of one
     /// point).
-    pub fn direction_at(&self, s: f32) -> Vector {
+    pub fn direction_at(&self, s: f32) -> V {
         if self.segment_count() == 0 {
-            return Vector::ZERO;
+            return V::ZERO;
         }
         let (a, b, _) = self.locate(s);
         (b - a).normalize_or_zero()
@@ -165,12 +178,9 @@ impl Polyline {
     /// [`point_at`](Self::point_at) and [`direction_at`](Self::direction_at)
     /// at once, finding the segment once.
     #[inline]
-    fn point_and_direction_at(&self, s: f32) -> (Vector, Vector) {
+    fn point_and_direction_at(&self, s: f32) -> (V, V) {
         if self.segment_count() == 0 {
-            return (
-                self.points.first().copied().unwrap_or(Vector::ZERO),
-                Vector::ZERO,
-            );
+            return (self.points.first().copied().unwrap_or(V::ZERO), V::ZERO);
         }
         let (a, b, along) = self.locate(s);
         let point = a.lerp(b, (along / a.distance(b)).clamp(0.0, 1.0));
@@ -178,7 +188,7 @@ impl Polyline {
     }
 
     /// The distance from `p` to the nearest point of the whole path.
-    pub fn distance(&self, p: Vector) -> f32 {
+    pub fn distance(&self, p: V) -> f32 {
         if self.segment_count() == 0 {
             return self.points.first().map_or(f32::INFINITY, |q| q.distance(p));
         }
@@ -193,7 +203,7 @@ impl Polyline {
     /// The arc length in `[from, from + window]` whose point is nearest `p`,
     /// the earliest of equals. Looped, arc lengths keep counting past the
     /// length (a cursor's laps); open, they stop at its end.
-    pub fn nearest_ahead(&self, p: Vector, from: f32, window: f32) -> f32 {
+    pub fn nearest_ahead(&self, p: V, from: f32, window: f32) -> f32 {
         let from = if from.is_finite() { from.max(0.0) } else { 0.0 };
         let window = sanitize_limit(window).min(self.length);
         let count = self.segment_count();
@@ -246,13 +256,13 @@ impl Polyline {
 
 /// What [`follow_path`] decided this step.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PathStep {
+pub struct PathStep<V = Vector> {
     /// The velocity the agent wants.
-    pub desired: Vector,
+    pub desired: V,
     /// The cursor's new arc length: never less than the old one.
     pub cursor: f32,
     /// The point of the path it seeks (the end, at the end of an open path).
-    pub aim: Vector,
+    pub aim: V,
 }
 
 /// Follows `path`: the cursor moves to the nearest point in a window ahead
@@ -268,15 +278,15 @@ pub struct PathStep {
 /// assert_eq!(step.cursor, 100.0);
 /// assert_eq!(step.aim, Vector::new(160.0, 0.0));
 /// ```
-pub fn follow_path(
-    path: &Polyline,
-    pos: Vector,
-    vel: Vector,
+pub fn follow_path<V: SteeringVector>(
+    path: &Polyline<V>,
+    pos: V,
+    vel: V,
     cursor: f32,
     max_speed: f32,
     slowing_radius: f32,
     look_ahead: f32,
-) -> PathStep {
+) -> PathStep<V> {
     let max_speed = sanitize_speed(max_speed);
     let look_ahead = sanitize_limit(look_ahead).min(path.length().max(0.0));
     let cursor = if cursor.is_finite() {

@@ -1,10 +1,11 @@
 //! Wander: a drifting angle, stepped by random amounts that scale with the
 //! square root of dt, so the drift over a second is the same at any rate.
-//! Planar: the wanderer heads along an angle on the plane.
+//! On a plane the wanderer heads along an angle; a flyer along a direction
+//! that roams the sphere ([`wander_step_3d`]).
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
-use crate::math::{sanitize_dt, sanitize_limit, sanitize_speed};
+use crate::math::{direction, sanitize_dt, sanitize_limit, sanitize_speed};
 
 /// The wander angle after one step: `angle + unit_random * rate * sqrt(dt)`,
 /// in radians.
@@ -65,4 +66,62 @@ pub fn wander(angle: f32, max_speed: f32) -> Vec2 {
 /// default rate, independent of the step rate.
 pub fn wander_spread(rate: f32, seconds: f32) -> f32 {
     sanitize_limit(rate) * (sanitize_dt(seconds) / 3.0).sqrt()
+}
+
+/// The wander direction of a flyer after one step: `dir` turned by a
+/// random angle `rate * sqrt(dt / 2) * (u0 e0 + u1 e1)`, where `e0` and
+/// `e1` are square to `dir` and `u0`, `u1` are `unit_random` (each from -1
+/// to 1, clamped). Each of the two turns across the heading has half the
+/// plane's variance, so the drift over a second is the plane's, about 21°
+/// at the default rate at any step rate, and the direction roams the whole
+/// sphere, not only round one axis.
+///
+/// A zero or non-finite `dir` restarts at +x; a non-finite random number
+/// counts as 0; `dt <= 0` and a rate at or below zero leave it as it is.
+///
+/// ```
+/// # use reynolds::wander::wander_step_3d;
+/// # use glam::Vec3;
+/// let next = wander_step_3d(Vec3::X, 1.0 / 60.0, 0.65, [1.0, -0.5]);
+/// assert!(next.is_normalized() && next.angle_between(Vec3::X) > 0.0);
+/// assert_eq!(wander_step_3d(Vec3::X, 0.0, 0.65, [1.0, 1.0]), Vec3::X);
+/// ```
+#[inline]
+pub fn wander_step_3d(dir: Vec3, dt: f32, rate: f32, unit_random: [f32; 2]) -> Vec3 {
+    let dir = match direction(dir) {
+        Vec3::ZERO => Vec3::X,
+        dir => dir,
+    };
+    let [u0, u1] = unit_random.map(|u| if u.is_nan() { 0.0 } else { u.clamp(-1.0, 1.0) });
+    let rate = if rate.is_finite() { rate.max(0.0) } else { 0.0 };
+    let scale = rate * (sanitize_dt(dt) * 0.5).sqrt();
+    let (e0, e1) = dir.any_orthonormal_pair();
+    let turn = (e0 * u0 + e1 * u1) * scale;
+    let angle = turn.length();
+    if !(angle > 0.0 && angle.is_finite()) {
+        return dir;
+    }
+    // A rotation by `angle` in the plane of `dir` and `turn`: exact for
+    // any step, where adding `turn` and normalizing would shorten big ones.
+    let (sin, cos) = angle.sin_cos();
+    match direction(dir * cos + turn * (sin / angle)) {
+        Vec3::ZERO => dir,
+        next => next,
+    }
+}
+
+/// A flyer's wander: full speed along its wander direction.
+///
+/// ```
+/// # use reynolds::wander::wander_3d;
+/// # use glam::Vec3;
+/// assert_eq!(wander_3d(Vec3::Y, 220.0), Vec3::new(0.0, 220.0, 0.0));
+/// ```
+#[inline]
+pub fn wander_3d(dir: Vec3, max_speed: f32) -> Vec3 {
+    let dir = match direction(dir) {
+        Vec3::ZERO => Vec3::X,
+        dir => dir,
+    };
+    dir * sanitize_speed(max_speed)
 }

@@ -1,11 +1,11 @@
 //! Properties that hold for any input: finite in, finite out; the speed cap
 //! holds; one step changes the velocity by at most `max_force * dt`.
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 use proptest::prelude::*;
 use reynolds::{
-    behaviors::*, combine::*, flock::*, level::*, math::*, measure::*, model::*, path::*,
-    wander::*, wrap::*,
+    behaviors::*, combine::*, flight::*, flock::*, level::*, math::*, measure::*, model::*,
+    path::*, wander::*, wrap::*,
 };
 
 /// Finite floats over many magnitudes, including zero and huge values.
@@ -31,6 +31,10 @@ fn any_float() -> impl Strategy<Value = f32> + Clone {
 
 fn vec(component: impl Strategy<Value = f32> + Clone) -> impl Strategy<Value = Vec2> {
     (component.clone(), component).prop_map(|(x, y)| Vec2::new(x, y))
+}
+
+fn vec3(component: impl Strategy<Value = f32> + Clone) -> impl Strategy<Value = Vec3> {
+    (component.clone(), component.clone(), component).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
 
 /// Limits and times in a game's range: positive, possibly tiny or large.
@@ -721,5 +725,93 @@ proptest! {
         if door.way() == 0 {
             prop_assert!(passers.iter().all(|p| !p.right_of_way));
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn every_behavior_is_finite_in_3d_for_any_input(
+        pos in vec3(any_float()), vel in vec3(any_float()), target in vec3(any_float()),
+        target_vel in vec3(any_float()), max_speed in any_float(), radius in any_float(),
+        dt in any_float(), u in (any_float(), any_float()), rt in any_float(),
+    ) {
+        prop_assert!(seek(pos, target, max_speed).is_finite());
+        prop_assert!(arrive(pos, target, max_speed, radius).is_finite());
+        prop_assert!(flee(pos, vel, target, max_speed, radius).is_finite());
+        prop_assert!(pursue(pos, target, target_vel, max_speed).is_finite());
+        prop_assert!(evade(pos, vel, target, target_vel, max_speed, radius).is_finite());
+        let slot = slot_position(target, vel, target_vel);
+        prop_assert!(slot.is_finite());
+        prop_assert!(offset_pursuit(pos, slot, target_vel, max_speed, radius).is_finite());
+        prop_assert!(interpose(pos, target, target_vel, vel, pos, max_speed, radius).is_finite());
+        prop_assert!(follow_leader(pos, target, target_vel, vel, radius, dt, max_speed, rt).is_finite());
+        prop_assert!(hiding_spot(pos, target, radius, rt).is_finite());
+        let dir = wander_step_3d(vel, dt, radius, [u.0, u.1]);
+        prop_assert!(dir.is_normalized());
+        prop_assert!(wander_3d(dir, max_speed).is_finite());
+        prop_assert!(steering(target, vel, rt).is_finite());
+        prop_assert!(truncated(pos, max_speed).is_finite());
+        prop_assert!(measured_velocity(vel, pos, target, dt, rt).is_finite());
+        prop_assert!(heading(vel, target).is_normalized());
+        prop_assert!(limit_turn(target, vel, radius).is_none_or(|d| d.is_normalized()));
+    }
+
+    #[test]
+    fn a_flyer_step_is_finite_and_its_attitude_square_for_any_input(
+        pos in vec3(any_float()), vel in vec3(any_float()), forward in vec3(any_float()),
+        up in vec3(any_float()), steer in vec3(any_float()), max_speed in any_float(),
+        max_force in any_float(), turn in any_float(), dt in any_float(),
+        limits in (any_float(), any_float(), any_float(), any_float(), any_float()),
+    ) {
+        let vehicle = Vehicle { limits: Limits { max_speed, max_force }, mass: 1.0, max_turn_rate: turn };
+        let flight = Flight {
+            min_speed: limits.0, max_climb: limits.1, max_dive: limits.2,
+            bank_gravity: limits.3, bank_half_life: limits.4,
+        };
+        let attitude = Attitude { forward, up };
+        let (next, attitude) = step_flyer(Kinematics { pos, vel }, attitude, steer, vehicle, &flight, dt);
+        prop_assert!(next.pos.is_finite() && next.vel.is_finite());
+        prop_assert!(attitude.forward.is_normalized() && attitude.up.is_normalized());
+        prop_assert!(attitude.forward.dot(attitude.up).abs() < 1e-4);
+        prop_assert!(attitude.roll().is_finite());
+    }
+
+    #[test]
+    fn a_flyer_keeps_its_limits_from_any_start(
+        vel in vec3(-300.0f32..300.0), steer in vec3(-3000.0f32..3000.0),
+        min_speed in 0.0f32..300.0, climb in 0.0f32..1.6, dive in 0.0f32..1.6, dt in dt(),
+    ) {
+        let flight = Flight { min_speed, max_climb: climb, max_dive: dive, ..Flight::default() };
+        let agent = Kinematics { pos: Vec3::ZERO, vel };
+        let (next, _) = step_flyer(agent, Attitude::default(), steer, Vehicle::default(), &flight, dt);
+        let speed = next.vel.length();
+        if dt > 0.0 {
+            prop_assert!(speed >= min_speed.min(220.0) * (1.0 - 1e-5) - 1e-4, "speed {speed}");
+            prop_assert!(speed <= 220.0 * (1.0 + 1e-5));
+            if speed > 1e-3 {
+                let pitch = (next.vel.y / speed).clamp(-1.0, 1.0).asin();
+                prop_assert!(pitch <= climb.min(std::f32::consts::FRAC_PI_2) + 1e-3, "pitch {pitch} > {climb}");
+                prop_assert!(-pitch <= dive.min(std::f32::consts::FRAC_PI_2) + 1e-3, "pitch {pitch} < -{dive}");
+            }
+        }
+    }
+
+    #[test]
+    fn on_the_xy_plane_a_flyer_steps_as_a_walker(
+        pos in vec(any_finite()), vel in vec(any_finite()), facing in -4.0f32..4.0,
+        steer in vec(any_finite()), max_speed in limit(), max_force in limit(),
+        turn in prop_oneof![Just(f32::INFINITY), 0.0f32..20.0], dt in dt(),
+    ) {
+        let vehicle = Vehicle { limits: Limits { max_speed, max_force }, mass: 1.0, max_turn_rate: turn };
+        let heading = Vec2::from_angle(facing);
+        let (flat, flat_facing) = step_vehicle(Kinematics { pos, vel }, heading, steer, vehicle, dt);
+        let lifted = Kinematics { pos: pos.extend(0.0), vel: vel.extend(0.0) };
+        let attitude = Attitude::new(heading.extend(0.0), Vec3::Z);
+        let (flown, attitude) = step_flyer(lifted, attitude, steer.extend(0.0), vehicle, &Flight::default(), dt);
+        let near = |a: Vec3, b: Vec2| (a - b.extend(0.0)).length() <= 1e-4 * (1.0 + b.length());
+        prop_assert!(near(flown.pos, flat.pos) && near(flown.vel, flat.vel), "{flown:?} against {flat:?}");
+        prop_assert!(near(attitude.forward, flat_facing), "{} against {flat_facing}", attitude.forward);
     }
 }

@@ -79,7 +79,7 @@ fn steering_with_no_response_time_pushes_as_hard_as_allowed() {
 fn step_reaches_top_speed_in_058_s_and_turns_around_in_116_s() {
     let limits = Limits::default();
     let dt = 1.0 / 600.0;
-    let mut agent = Kinematics::default();
+    let mut agent = Kinematics::<Vec2>::default();
     let mut t = 0.0;
     while agent.vel.length() < MAX_SPEED - 1e-3 {
         agent = step(agent, Vec2::X * 1e6, limits, dt);

@@ -1,9 +1,11 @@
 //! Every number the chapter quotes, measured with the real code.
 
-use bevy::math::Vec2;
+use bevy::math::{Vec2, Vec3};
 use bevy_reynolds::reynolds::{behaviors, defaults, math, model};
 
-use crate::experiments::{wander_drift_degrees, wander_drift_dt_scaled_degrees};
+use crate::experiments::{
+    flyer_wander_drift_degrees, wander_drift_degrees, wander_drift_dt_scaled_degrees,
+};
 use crate::scenario::{BehaviorKind, Report, Scenario};
 
 /// One row of `steering-lab check`: a quantity, the chapter's value, what
@@ -51,6 +53,9 @@ fn at_rates(scenario: &Scenario) -> [Report; 2] {
     })
 }
 
+/// The directions flyers are checked along: the diagonal, then each axis.
+pub const FLIGHT_AXES: [Vec3; 4] = [Vec3::new(1.0, 1.0, 1.0), Vec3::X, Vec3::Y, Vec3::Z];
+
 fn within(value: f64, expected: f64, tolerance: f64) -> bool {
     (value - expected).abs() <= tolerance
 }
@@ -96,8 +101,114 @@ fn time_to_reach(report: &Report, axis: Vec2, speed: f32) -> Option<f64> {
         .map(|s| s.t)
 }
 
-/// Every check, in the chapter's order.
+/// Every check, in the chapter's order: walkers', then flyers'.
 pub fn all_checks() -> Vec<Check> {
+    let (mut checks, after) = model_checks(None);
+    let max_speed = defaults::MAX_SPEED;
+    // Braking distance, including exercise 2.
+    for (speed, force, expected) in [(220.0, 380.0, 64.0), (300.0, 500.0, 90.0)] {
+        let d = model::braking_distance(speed, force);
+        checks.push(
+            row(
+                &format!("braking distance at {speed} px/s with {force} px/s²"),
+                &format!("{expected} px"),
+                format!("{d:.2} px"),
+                "-".into(),
+                within(d.into(), expected, 0.5),
+            )
+            .comparing(&[expected]),
+        );
+    }
+
+    // Pursue's look-ahead, including exercise 3.
+    for (distance, target_vel, expected) in [
+        (440.0, Vec2::new(100.0, 0.0), 100.0),
+        (110.0, Vec2::new(100.0, 0.0), 50.0),
+        (330.0, Vec2::new(0.0, 120.0), 120.0),
+        (66.0, Vec2::new(0.0, 120.0), 36.0),
+    ] {
+        let target = Vec2::new(distance, 0.0);
+        let aim = behaviors::predicted_position(Vec2::ZERO, target, target_vel, max_speed);
+        let ahead = aim.distance(target);
+        checks.push(
+            row(
+                &format!(
+                    "pursue aims ahead, {distance} px from a target moving ({}, {})",
+                    target_vel.x, target_vel.y
+                ),
+                &format!("{expected} px"),
+                format!("{ahead:.2} px"),
+                "-".into(),
+                within(ahead.into(), expected, 0.01),
+            )
+            .comparing(&[expected]),
+        );
+    }
+
+    // Exercise 1.
+    let steer = model::steering(Vec2::new(100.0, 0.0), Vec2::new(0.0, 50.0), 0.25);
+    let capped = math::truncated(steer, defaults::MAX_FORCE);
+    checks.push(
+        row(
+            "exercise 1: steering, then capped",
+            "(400, -200), capped at 380",
+            format!(
+                "({}, {}), capped {:.2} at ({:.1}, {:.1})",
+                steer.x,
+                steer.y,
+                capped.length(),
+                capped.x,
+                capped.y
+            ),
+            "-".into(),
+            steer == Vec2::new(400.0, -200.0) && within(capped.length().into(), 380.0, 0.01),
+        )
+        .comparing(&[400.0, -200.0, 380.0]),
+    );
+
+    // Wander's drift, through the plugin, and the dt-scaled mistake.
+    let agents = 4000;
+    let seed = 7;
+    let drift = |hz| f64::from(wander_drift_degrees(hz, agents, 1.0, seed));
+    let [d30, d60, d144] = [30.0, 60.0, 144.0].map(drift);
+    checks.push(
+        row(
+            "wander drift over 1 s, step × √dt (30 Hz in the 60 column's note)",
+            "~21° at any rate",
+            format!("{d60:.1}° (30 Hz: {d30:.1}°)"),
+            format!("{d144:.1}°"),
+            [d30, d60, d144].iter().all(|&d| within(d, 21.5, 1.2)),
+        )
+        .comparing(&[21.0]),
+    );
+    let naive = |hz| f64::from(wander_drift_dt_scaled_degrees(hz, agents, 1.0, seed, 5.0));
+    let [n30, n60, n144] = [30.0, 60.0, 144.0].map(naive);
+    checks.push(
+        row(
+            "wander drift over 1 s, step 5 × dt (the mistake)",
+            "~30°, 21°, 14° at 30, 60, 144 Hz",
+            format!("{n60:.1}° (30 Hz: {n30:.1}°)"),
+            format!("{n144:.1}°"),
+            within(n30, 30.2, 1.5) && within(n60, 21.4, 1.2) && within(n144, 13.8, 1.0),
+        )
+        .comparing(&[30.0, 21.0, 14.0]),
+    );
+
+    checks.extend(after);
+    checks.extend(flyer_checks());
+    checks
+}
+
+/// The checks the scenarios make, walked on the plane (`flight` none) or
+/// flown along `flight` in 3D: those before the braking distance, and
+/// those after wander's.
+fn model_checks(flight: Option<Vec3>) -> (Vec<Check>, Vec<Check>) {
+    let at_rates = |scenario: &Scenario| {
+        at_rates(&Scenario {
+            flight,
+            ..scenario.clone()
+        })
+    };
     let mut checks = Vec::new();
     let max_speed = defaults::MAX_SPEED;
 
@@ -268,95 +379,7 @@ pub fn all_checks() -> Vec<Check> {
         .comparing(&[1.0]),
     );
 
-    // Braking distance, including exercise 2.
-    for (speed, force, expected) in [(220.0, 380.0, 64.0), (300.0, 500.0, 90.0)] {
-        let d = model::braking_distance(speed, force);
-        checks.push(
-            row(
-                &format!("braking distance at {speed} px/s with {force} px/s²"),
-                &format!("{expected} px"),
-                format!("{d:.2} px"),
-                "-".into(),
-                within(d.into(), expected, 0.5),
-            )
-            .comparing(&[expected]),
-        );
-    }
-
-    // Pursue's look-ahead, including exercise 3.
-    for (distance, target_vel, expected) in [
-        (440.0, Vec2::new(100.0, 0.0), 100.0),
-        (110.0, Vec2::new(100.0, 0.0), 50.0),
-        (330.0, Vec2::new(0.0, 120.0), 120.0),
-        (66.0, Vec2::new(0.0, 120.0), 36.0),
-    ] {
-        let target = Vec2::new(distance, 0.0);
-        let aim = behaviors::predicted_position(Vec2::ZERO, target, target_vel, max_speed);
-        let ahead = aim.distance(target);
-        checks.push(
-            row(
-                &format!(
-                    "pursue aims ahead, {distance} px from a target moving ({}, {})",
-                    target_vel.x, target_vel.y
-                ),
-                &format!("{expected} px"),
-                format!("{ahead:.2} px"),
-                "-".into(),
-                within(ahead.into(), expected, 0.01),
-            )
-            .comparing(&[expected]),
-        );
-    }
-
-    // Exercise 1.
-    let steer = model::steering(Vec2::new(100.0, 0.0), Vec2::new(0.0, 50.0), 0.25);
-    let capped = math::truncated(steer, defaults::MAX_FORCE);
-    checks.push(
-        row(
-            "exercise 1: steering, then capped",
-            "(400, -200), capped at 380",
-            format!(
-                "({}, {}), capped {:.2} at ({:.1}, {:.1})",
-                steer.x,
-                steer.y,
-                capped.length(),
-                capped.x,
-                capped.y
-            ),
-            "-".into(),
-            steer == Vec2::new(400.0, -200.0) && within(capped.length().into(), 380.0, 0.01),
-        )
-        .comparing(&[400.0, -200.0, 380.0]),
-    );
-
-    // Wander's drift, through the plugin, and the dt-scaled mistake.
-    let agents = 4000;
-    let seed = 7;
-    let drift = |hz| f64::from(wander_drift_degrees(hz, agents, 1.0, seed));
-    let [d30, d60, d144] = [30.0, 60.0, 144.0].map(drift);
-    checks.push(
-        row(
-            "wander drift over 1 s, step × √dt (30 Hz in the 60 column's note)",
-            "~21° at any rate",
-            format!("{d60:.1}° (30 Hz: {d30:.1}°)"),
-            format!("{d144:.1}°"),
-            [d30, d60, d144].iter().all(|&d| within(d, 21.5, 1.2)),
-        )
-        .comparing(&[21.0]),
-    );
-    let naive = |hz| f64::from(wander_drift_dt_scaled_degrees(hz, agents, 1.0, seed, 5.0));
-    let [n30, n60, n144] = [30.0, 60.0, 144.0].map(naive);
-    checks.push(
-        row(
-            "wander drift over 1 s, step 5 × dt (the mistake)",
-            "~30°, 21°, 14° at 30, 60, 144 Hz",
-            format!("{n60:.1}° (30 Hz: {n30:.1}°)"),
-            format!("{n144:.1}°"),
-            within(n30, 30.2, 1.5) && within(n60, 21.4, 1.2) && within(n144, 13.8, 1.0),
-        )
-        .comparing(&[30.0, 21.0, 14.0]),
-    );
-
+    let before = std::mem::take(&mut checks);
     // An arriver following a target in a straight line at 144 px/s.
     let follow = Scenario {
         behavior: BehaviorKind::Arrive,
@@ -416,6 +439,114 @@ pub fn all_checks() -> Vec<Check> {
         .comparing(&[]),
     );
 
+    (before, checks)
+}
+
+/// The scenarios' checks flown along the diagonal and each axis (one row
+/// each, showing the diagonal's numbers, passing if every direction does),
+/// whether a flyer ever left the plane of its run, pursue's look-ahead in
+/// 3D, and wander's drift over the sphere.
+fn flyer_checks() -> Vec<Check> {
+    let runs: Vec<Vec<Check>> = FLIGHT_AXES
+        .iter()
+        .map(|&axis| {
+            let (mut before, after) = model_checks(Some(axis));
+            before.extend(after);
+            before
+        })
+        .collect();
+    let mut checks: Vec<Check> = (0..runs[0].len())
+        .map(|i| {
+            let diagonal = &runs[0][i];
+            let failed: Vec<String> = FLIGHT_AXES
+                .iter()
+                .zip(&runs)
+                .filter(|(_, run)| !run[i].pass)
+                .map(|(axis, run)| format!("{axis}: {} / {}", run[i].at_60, run[i].at_144))
+                .collect();
+            let note = if failed.is_empty() {
+                String::new()
+            } else {
+                format!(" (failed {})", failed.join(", "))
+            };
+            Check {
+                quantity: format!("flyers: {}", diagonal.quantity),
+                at_60: format!("{}{note}", diagonal.at_60),
+                pass: failed.is_empty(),
+                ..diagonal.clone()
+            }
+        })
+        .collect();
+
+    // Along the plane of each run, and nowhere else.
+    let max_speed = defaults::MAX_SPEED;
+    let off_plane = FLIGHT_AXES
+        .iter()
+        .flat_map(|&axis| {
+            at_rates(&Scenario {
+                behavior: BehaviorKind::Pursue,
+                flight: Some(axis),
+                ..Scenario::chase(BehaviorKind::Pursue)
+            })
+        })
+        .filter_map(|r| r.off_plane_px)
+        .fold(0.0f32, f32::max);
+    checks.push(
+        row(
+            "flyers: a chase stays in the plane of its start (all directions)",
+            "0 px",
+            format!("{off_plane:.4} px at most"),
+            "-".into(),
+            off_plane < 0.01,
+        )
+        .comparing(&[0.0]),
+    );
+
+    // Pursue's look-ahead, in 3D, along each direction.
+    for (distance, speed, expected) in [(440.0, 100.0, 100.0), (66.0, 120.0, 36.0)] {
+        let aheads = FLIGHT_AXES.map(|axis| {
+            let dir = axis.normalize();
+            let across = math::SteeringVector::left_of(dir);
+            let target = dir * distance;
+            let aim = behaviors::predicted_position(Vec3::ZERO, target, across * speed, max_speed);
+            aim.distance(target)
+        });
+        let worst = aheads
+            .iter()
+            .map(|a| (a - expected).abs())
+            .fold(0.0f32, f32::max);
+        checks.push(
+            row(
+                &format!("flyers: pursue aims ahead, {distance} px from a target crossing at {speed} px/s"),
+                &format!("{expected} px"),
+                format!("{:.2} px (worst off by {worst:.4})", aheads[0]),
+                "-".into(),
+                worst < 0.01,
+            )
+            .comparing(&[expected.into()]),
+        );
+    }
+
+    // Wander's drift over the sphere, through the plugin.
+    let agents = 4000;
+    let seed = 7;
+    let drift = |hz| f64::from(flyer_wander_drift_degrees(hz, agents, 1.0, seed));
+    let plane = |hz| f64::from(wander_drift_degrees(hz, agents, 1.0, seed));
+    let [d30, d60, d144] = [30.0, 60.0, 144.0].map(drift);
+    let [p30, p60, p144] = [30.0, 60.0, 144.0].map(plane);
+    let close = [(d30, p30), (d60, p60), (d144, p144)]
+        .iter()
+        .all(|&(d, p)| within(d, 21.5, 1.2) && within(d, p, 2.0));
+    checks.push(
+        row(
+            "flyers: wander drift over 1 s, over the sphere (30 Hz in the 60 column's note)",
+            "~21° at any rate",
+            format!("{d60:.1}° (30 Hz: {d30:.1}°)"),
+            format!("{d144:.1}°"),
+            close,
+        )
+        .comparing(&[21.0]),
+    );
     checks
 }
 

@@ -1,7 +1,7 @@
 //! The command line's parsers for the `steering-lab` binary (`main.rs`):
 //! each turns one flag's text into its value, or says what was wrong.
 
-use bevy::math::Vec2;
+use bevy::math::{Vec2, Vec3};
 use bevy_reynolds::Combine;
 use steering_lab::BehaviorKind;
 
@@ -10,6 +10,14 @@ pub(crate) fn parse_pair(text: &str) -> Result<Vec2, String> {
     match parse_numbers(text)?[..] {
         [x, y] => Ok(Vec2::new(x, y)),
         _ => Err(format!("expected two numbers as X,Y, not '{text}'")),
+    }
+}
+
+/// Three numbers written `X,Y,Z`.
+pub(crate) fn parse_triple(text: &str) -> Result<Vec3, String> {
+    match parse_numbers(text)?[..] {
+        [x, y, z] => Ok(Vec3::new(x, y, z)),
+        _ => Err(format!("expected three numbers as X,Y,Z, not '{text}'")),
     }
 }
 

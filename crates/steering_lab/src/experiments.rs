@@ -41,6 +41,24 @@ pub fn wander_drift_degrees(hz: f64, agents: usize, seconds: f64, seed: u64) -> 
     spread_degrees(&angles)
 }
 
+/// Wander's drift for flyers, through the real plugin: `agents` flyers
+/// start wandering along +x, and this is the root mean square of the angle
+/// each heads away from +x after `seconds`, in degrees: on the plane the
+/// same measure is [`wander_drift_degrees`], about 21° for one second.
+pub fn flyer_wander_drift_degrees(hz: f64, agents: usize, seconds: f64, seed: u64) -> f32 {
+    let mut app = headless_app(hz, seed, SteeringSettings::default());
+    app.world_mut()
+        .spawn_batch((0..agents).map(|_| (SteeringFlyer, FlyerBehavior::Wander)));
+    run_steps(&mut app, (seconds * hz).round() as u64, |_| {});
+    let mut directions = app.world_mut().query::<&WanderDirection>();
+    let squares: Vec<f64> = directions
+        .iter(app.world())
+        .map(|d| f64::from(d.angle_between(Vec3::X)).powi(2))
+        .collect();
+    let mean = squares.iter().sum::<f64>() / squares.len().max(1) as f64;
+    mean.sqrt().to_degrees() as f32
+}
+
 /// The mistake the chapter warns about, for comparison: wander angles
 /// stepped by `scale * dt` instead of `rate * sqrt(dt)`, with the same
 /// random numbers, computed with the core alone (the plugin only steps by

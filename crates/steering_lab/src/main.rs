@@ -6,12 +6,12 @@ mod cli_parsers;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bevy::math::Vec2;
+use bevy::math::{Vec2, Vec3};
 use bevy_reynolds::Combine;
 use clap::{Args, Parser, Subcommand};
 use cli_parsers::{
     Points, parse_behavior, parse_combine, parse_four, parse_level, parse_obstacle, parse_pair,
-    parse_points,
+    parse_points, parse_triple,
 };
 use serde_json::json;
 use steering_lab::bench::BENCH_HZ;
@@ -333,6 +333,10 @@ struct ScenarioArgs {
     /// The path loops back to its start.
     #[arg(long = "loop")]
     path_loop: bool,
+    /// Fly the scenario in 3D, as a flyer: the plane's x along this axis
+    /// X,Y,Z, its y square to it; the report is measured on that plane.
+    #[arg(long, value_parser = parse_triple, allow_hyphen_values = true)]
+    fly: Option<Vec3>,
     /// Print the JSON report (the only output format; accepted for clarity).
     #[arg(long)]
     json: bool,
@@ -392,6 +396,7 @@ impl ScenarioArgs {
                 path_radius: self.path_radius,
                 path_loop: self.path_loop,
             },
+            flight: self.fly,
         }
     }
 }

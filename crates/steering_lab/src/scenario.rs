@@ -5,9 +5,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use bevy_reynolds::DEFAULT_SEED;
 use bevy_reynolds::prelude::*;
 use bevy_reynolds::reynolds::defaults;
+use bevy_reynolds::reynolds::math::SteeringVector;
+use bevy_reynolds::{Behavior, DEFAULT_SEED, Target};
 
 use crate::shortest::shortest_length;
 pub use steering_test_support::{compute_threads, run_steps};
@@ -73,16 +74,25 @@ impl BehaviorKind {
 
     /// The plugin's behavior toward `target`.
     pub fn behavior(self, target: Entity) -> SteeringBehavior {
-        let target = SteeringTarget::Entity(target);
+        self.either(target)
+    }
+
+    /// The same behavior for a flyer.
+    pub fn flyer_behavior(self, target: Entity) -> FlyerBehavior {
+        self.either(target)
+    }
+
+    fn either<V: SteeringVector>(self, target: Entity) -> Behavior<V> {
+        let target = Target::Entity(target);
         match self {
-            BehaviorKind::Seek => SteeringBehavior::Seek(target),
-            BehaviorKind::Arrive => SteeringBehavior::Arrive(target),
-            BehaviorKind::Flee => SteeringBehavior::Flee(target),
-            BehaviorKind::Pursue => SteeringBehavior::Pursue(target),
-            BehaviorKind::Evade => SteeringBehavior::Evade(target),
-            BehaviorKind::Wander => SteeringBehavior::Wander,
-            BehaviorKind::Graze => SteeringBehavior::Graze(target),
-            BehaviorKind::Path | BehaviorKind::Navigate => SteeringBehavior::Idle,
+            BehaviorKind::Seek => Behavior::Seek(target),
+            BehaviorKind::Arrive => Behavior::Arrive(target),
+            BehaviorKind::Flee => Behavior::Flee(target),
+            BehaviorKind::Pursue => Behavior::Pursue(target),
+            BehaviorKind::Evade => Behavior::Evade(target),
+            BehaviorKind::Wander => Behavior::Wander,
+            BehaviorKind::Graze => Behavior::Graze(target),
+            BehaviorKind::Path | BehaviorKind::Navigate => Behavior::Idle,
         }
     }
 }
@@ -216,6 +226,11 @@ pub struct Scenario {
     pub combine: Combine,
     /// Obstacles, walls, an area and a path.
     pub level: Level,
+    /// Flown by a [`SteeringFlyer`] in 3D rather than walked: the plane's
+    /// x along this axis, its y square to it, and the run measured back on
+    /// that plane (the model's numbers, for flyers, in any direction). No
+    /// obstacles, area or path.
+    pub flight: Option<Vec3>,
 }
 
 impl Default for Scenario {
@@ -240,6 +255,7 @@ impl Default for Scenario {
             max_turn_rate_deg_s: f32::INFINITY,
             combine: Combine::Weighted,
             level: Level::default(),
+            flight: None,
         }
     }
 }
@@ -360,6 +376,9 @@ pub struct Report {
     pub shortest_px: Option<f32>,
     /// How far the agent walked, in pixels.
     pub walked_px: f32,
+    /// For a flown scenario, the farthest the flyer left the plane it is
+    /// measured on, in pixels.
+    pub off_plane_px: Option<f32>,
     /// Fixed steps run.
     pub steps: u64,
     /// Every step, in order; the last is the final state.
@@ -384,8 +403,12 @@ struct MovingTarget;
 fn move_targets(
     time: Res<Time>,
     mut targets: Query<(&mut AgentPosition, &AgentVelocity), With<MovingTarget>>,
+    mut flying: Query<(&mut FlyerPosition, &FlyerVelocity), With<MovingTarget>>,
 ) {
     for (mut pos, vel) in &mut targets {
+        pos.0 += vel.0 * time.delta_secs();
+    }
+    for (mut pos, vel) in &mut flying {
         pos.0 += vel.0 * time.delta_secs();
     }
 }
@@ -394,6 +417,34 @@ fn move_targets(
 fn with_moving_targets(mut app: App) -> App {
     app.add_systems(FixedUpdate, move_targets.before(SteeringSystems::Prepare));
     app
+}
+
+/// The plane a flown scenario is measured on: its x along `axis`, its y
+/// square to it.
+#[derive(Clone, Copy)]
+struct FlightPlane {
+    x: Vec3,
+    y: Vec3,
+}
+
+impl FlightPlane {
+    fn along(axis: Vec3) -> Self {
+        let x = axis.normalize_or(Vec3::X);
+        Self {
+            x,
+            y: Vec3::left_of(x),
+        }
+    }
+
+    /// A point of the plane, in 3D.
+    fn lift(self, v: Vec2) -> Vec3 {
+        self.x * v.x + self.y * v.y
+    }
+
+    /// A point of 3D, on the plane.
+    fn flat(self, v: Vec3) -> Vec2 {
+        Vec2::new(v.dot(self.x), v.dot(self.y))
+    }
 }
 
 /// A headless app with the real plugin, stepping at `hz` with one fixed step
@@ -518,6 +569,9 @@ impl Scenario {
     /// Runs the scenario through the real plugin.
     pub fn run(&self) -> Result<Report, ScenarioError> {
         self.validate()?;
+        if let Some(axis) = self.flight {
+            return self.fly(axis);
+        }
         let mut app = headless_app(self.hz, self.seed, self.settings());
         let world = app.world_mut();
         let target = world
@@ -611,6 +665,88 @@ impl Scenario {
         Ok(report)
     }
 
+    /// The scenario flown by a flyer, its plane's x along `axis`.
+    fn fly(&self, axis: Vec3) -> Result<Report, ScenarioError> {
+        let level = &self.level;
+        let has_level = !(level.circles.is_empty()
+            && level.walls.is_empty()
+            && level.contain.is_none()
+            && level.path.is_empty());
+        if has_level || matches!(self.behavior, BehaviorKind::Path | BehaviorKind::Navigate) {
+            return Err(ScenarioError {
+                field: "fly",
+                message:
+                    "flyers fly the behaviors toward a target, with no obstacles, area or path"
+                        .into(),
+            });
+        }
+        if !(axis.is_finite() && axis != Vec3::ZERO) {
+            return Err(ScenarioError {
+                field: "fly",
+                message: format!("must be an axis of some length, not {axis}"),
+            });
+        }
+        let plane = FlightPlane::along(axis);
+        let mut app = headless_app(self.hz, self.seed, self.settings());
+        let world = app.world_mut();
+        let target = world
+            .spawn((
+                MovingTarget,
+                FlyerPosition(plane.lift(self.target)),
+                FlyerVelocity(plane.lift(self.target_vel)),
+            ))
+            .id();
+        let facing = Dir2::new(self.start_vel)
+            .or_else(|_| Dir2::new(self.target - self.start))
+            .unwrap_or(Dir2::X);
+        let attitude = Attitude::new(plane.lift(facing.as_vec2()), Vec3::Y);
+        let flyer = world
+            .spawn((
+                SteeringFlyer,
+                self.behavior.flyer_behavior(target),
+                FlyerPosition(plane.lift(self.start)),
+                FlyerVelocity(plane.lift(self.start_vel)),
+                FlyerAttitude(attitude),
+            ))
+            .id();
+        let dt = 1.0 / self.hz;
+        let mut trajectory = Vec::with_capacity(self.steps() as usize + 1);
+        trajectory.push(Sample {
+            t: 0.0,
+            pos: self.start,
+            vel: self.start_vel,
+            heading: plane.flat(attitude.forward),
+            target: self.target,
+            cursor: 0.0,
+        });
+        let normal = plane.x.cross(plane.y);
+        let mut off_plane = 0.0f32;
+        run_steps(&mut app, self.steps(), |world| {
+            let t = trajectory.len() as f64 * dt;
+            let pos = world.get::<FlyerPosition>(flyer).map_or(Vec3::NAN, |p| p.0);
+            off_plane = off_plane.max(pos.dot(normal).abs());
+            trajectory.push(Sample {
+                t,
+                pos: plane.flat(pos),
+                vel: plane.flat(world.get::<FlyerVelocity>(flyer).map_or(Vec3::NAN, |v| v.0)),
+                heading: plane.flat(
+                    world
+                        .get::<FlyerAttitude>(flyer)
+                        .map_or(Vec3::NAN, |a| a.forward),
+                ),
+                target: plane.flat(
+                    world
+                        .get::<FlyerPosition>(target)
+                        .map_or(Vec3::NAN, |p| p.0),
+                ),
+                cursor: 0.0,
+            });
+        });
+        let mut report = self.measure(trajectory, None);
+        report.off_plane_px = Some(off_plane);
+        Ok(report)
+    }
+
     fn measure(&self, trajectory: Vec<Sample>, path: Option<&SteeringPath>) -> Report {
         let along = (self.target - self.start).normalize_or_zero();
         let overshoot_px = trajectory
@@ -685,6 +821,7 @@ impl Scenario {
         Report {
             route_px: None,
             shortest_px: None,
+            off_plane_px: None,
             walked_px,
             min_clearance_px,
             reach_s,

@@ -179,3 +179,64 @@ fn a_crowd_step_allocates_nothing_more_than_a_few_people() {
         "allocations a step with 5 people, 100 and 2,000"
     );
 }
+
+/// `n` flyers of every behavior (and on a looped 3D course), on one compute
+/// thread, warmed up.
+fn flyers_app(n: usize) -> App {
+    let mut app = headless_app_with_threads(60.0, 1, SteeringSettings::default(), Some(1));
+    let leader = app
+        .world_mut()
+        .spawn((SteeringFlyer, FlyerBehavior::Wander))
+        .id();
+    let course = std::sync::Arc::new(FlyerPath::new(
+        [
+            Vec3::ZERO,
+            Vec3::new(400.0, 100.0, 0.0),
+            Vec3::new(0.0, 200.0, -400.0),
+        ],
+        true,
+    ));
+    for k in 0..n {
+        let at = Vec3::new((k % 20) as f32, (k / 400) as f32, ((k / 20) % 20) as f32) * 15.0;
+        let target = FlyerTarget::Entity(leader);
+        let behavior = match k % 6 {
+            0 => FlyerBehavior::Wander,
+            1 => FlyerBehavior::Pursue(target),
+            2 => FlyerBehavior::Arrive(FlyerTarget::Point(Vec3::new(300.0, 100.0, 0.0))),
+            3 => FlyerBehavior::Graze(target),
+            4 => FlyerBehavior::OffsetPursuit {
+                leader: target,
+                offset: Vec3::new(-40.0, 20.0, 10.0),
+            },
+            _ => FlyerBehavior::Idle,
+        };
+        let flyer = app
+            .world_mut()
+            .spawn((SteeringFlyer, behavior, FlyerPosition(at)))
+            .id();
+        if k % 6 == 5 {
+            app.world_mut()
+                .entity_mut(flyer)
+                .insert(FlyerFollowPath::new(course.clone(), 20.0));
+        }
+    }
+    run_steps(&mut app, 100, |_| {});
+    app
+}
+
+#[test]
+fn a_step_with_flyers_allocates_nothing_more_than_a_few_flyers() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let per_step = |app: &mut App| allocations_during(|| run_steps(app, 100, |_| {})) / 100;
+    let few = per_step(&mut flyers_app(6));
+    let (small, large) = (
+        per_step(&mut flyers_app(120)),
+        per_step(&mut flyers_app(3_000)),
+    );
+    eprintln!("flyers: {few} allocations a step with 6 flyers, {small} at 120, {large} at 3,000");
+    assert_eq!(
+        (small, large),
+        (few, few),
+        "allocations a step with 6 flyers, 120 and 3,000"
+    );
+}

@@ -5,12 +5,12 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use reynolds::combine::PriorityGroups;
-use reynolds::math::sanitize_weight;
-use reynolds::model::steering;
+use reynolds::wander::{wander, wander_step};
 
 use super::behavior::SteeringBehavior;
 use super::ground::GroundPlane;
 use super::params::{SteeringParams, SteeringPriority};
+use super::space::AgentSpace;
 use super::wander::{WanderAngle, WanderRng};
 use crate::math::{Dir, Vector};
 
@@ -47,27 +47,27 @@ use crate::math::{Dir, Vector};
     SteeringAccumulator,
     Transform
 )]
-#[component(on_add = on_add_agent)]
+#[component(on_add = place_new_agent::<Vector>)]
 pub struct SteeringAgent;
 
 /// A new agent starts where its [`Transform`] puts it if it was given no
-/// [`AgentPosition`], and starts drawn where it is, even when its [`AgentPosition`]
-/// was there before it became an agent.
-fn on_add_agent(mut world: DeferredWorld, ctx: HookContext) {
+/// position (on the ground, for a walker), and starts drawn where it is,
+/// even when its position was there before it became an agent.
+pub(crate) fn place_new_agent<V: AgentSpace>(mut world: DeferredWorld, ctx: HookContext) {
     let ground = world
         .get_resource::<GroundPlane>()
         .copied()
         .unwrap_or_default();
     let placed = world
         .get::<Transform>(ctx.entity)
-        .map(|t| ground.to_ground(t.translation));
-    if let Some(placed) = placed.filter(|p| *p != Vector::ZERO && p.is_finite())
-        && let Some(mut pos) = world.get_mut::<AgentPosition>(ctx.entity)
-        && pos.0 == Vector::ZERO
+        .map(|t| V::from_world(t.translation, ground));
+    if let Some(placed) = placed.filter(|p| *p != V::ZERO && p.is_finite())
+        && let Some(mut pos) = world.get_mut::<V::Position>(ctx.entity)
+        && **pos == V::ZERO
     {
-        pos.0 = placed;
+        *pos = placed.into();
     }
-    reset_previous_position(world, ctx);
+    reset_previous_position::<V>(world, ctx);
 }
 
 /// Where an agent is, in pixels (world units), as the simulation sees it.
@@ -76,7 +76,7 @@ fn on_add_agent(mut world: DeferredWorld, ctx: HookContext) {
 /// is not drawn as a sweep across the screen.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, Default, PartialEq)]
-#[component(on_insert = reset_previous_position)]
+#[component(on_insert = reset_previous_position::<Vector>)]
 pub struct AgentPosition(pub Vector);
 
 impl AgentPosition {
@@ -86,12 +86,13 @@ impl AgentPosition {
     }
 }
 
-fn reset_previous_position(mut world: DeferredWorld, ctx: HookContext) {
-    let Some(pos) = world.get::<AgentPosition>(ctx.entity).copied() else {
+/// Inserting a position resets the previous one, for walkers and flyers.
+pub(crate) fn reset_previous_position<V: AgentSpace>(mut world: DeferredWorld, ctx: HookContext) {
+    let Some(pos) = world.get::<V::Position>(ctx.entity).copied() else {
         return;
     };
-    if let Some(mut previous) = world.get_mut::<AgentPreviousPosition>(ctx.entity) {
-        previous.0 = pos.0;
+    if let Some(mut previous) = world.get_mut::<V::PreviousPosition>(ctx.entity) {
+        *previous = (*pos).into();
     }
 }
 
@@ -217,33 +218,86 @@ pub struct SteeringForce(pub Vector);
 #[reflect(Component, Debug, Default, PartialEq)]
 pub struct SteeringAccumulator(#[reflect(ignore)] pub PriorityGroups);
 
-impl SteeringAccumulator {
-    /// Adds a steering force, in pixels a second per second, to the
-    /// `priority` group. A non-finite force adds nothing.
+impl AgentSpace for Vector {
+    type Marker = SteeringAgent;
+    type Position = AgentPosition;
+    type PreviousPosition = AgentPreviousPosition;
+    type Velocity = AgentVelocity;
+    type Desired = DesiredVelocity;
+    type Force = SteeringForce;
+    type Accumulator = SteeringAccumulator;
+    type Heading = AgentHeading;
+    type Wander = WanderAngle;
+
     #[inline]
-    pub fn add_force(&mut self, priority: SteeringPriority, force: Vector) {
-        self.0.add(priority.group(), force);
+    fn facing(heading: &AgentHeading) -> Self {
+        heading.0.as_vec2()
     }
 
-    /// Adds the steering toward `desired` (in pixels a second) of an agent
-    /// going `vel`: `weight * (desired - vel) / response_time`, the model's
-    /// formula, to the `priority` group. Weights that are negative or not
-    /// finite count as 0.
     #[inline]
-    pub fn add_desired(
-        &mut self,
-        priority: SteeringPriority,
-        weight: f32,
-        desired: Vector,
-        vel: Vector,
-        response_time: f32,
-    ) {
-        let weight = sanitize_weight(weight);
-        if weight > 0.0 {
-            self.add_force(priority, steering(desired, vel, response_time) * weight);
-        }
+    fn wander(
+        angle: &mut WanderAngle,
+        rng: &mut WanderRng,
+        dt: f32,
+        rate: f32,
+        max_speed: f32,
+    ) -> Self {
+        angle.0 = wander_step(angle.0, dt, rate, rng.unit());
+        wander(angle.0, max_speed)
+    }
+
+    #[inline]
+    fn from_world(world: Vec3, ground: GroundPlane) -> Self {
+        ground.to_ground(world)
+    }
+
+    #[inline]
+    fn from_measured(velocity: Vector) -> Option<Self> {
+        Some(velocity)
     }
 }
+
+accumulator_api!(SteeringAccumulator, Vector);
+
+/// An accumulator's `From` its groups and its two ways of adding steering,
+/// for walkers' [`SteeringAccumulator`] and flyers'
+/// [`FlyerAccumulator`](crate::FlyerAccumulator).
+macro_rules! accumulator_api {
+    ($accumulator:ident, $vector:ty) => {
+        impl From<PriorityGroups<$vector>> for $accumulator {
+            fn from(groups: PriorityGroups<$vector>) -> Self {
+                Self(groups)
+            }
+        }
+
+        impl $accumulator {
+            /// Adds a steering force, in pixels a second per second, to the
+            /// `priority` group. A non-finite force adds nothing.
+            #[inline]
+            pub fn add_force(&mut self, priority: SteeringPriority, force: $vector) {
+                self.0.add(priority.group(), force);
+            }
+
+            /// Adds the steering toward `desired` (in pixels a second) of an
+            /// agent going `vel`: `weight * (desired - vel) / response_time`,
+            /// the model's formula, to the `priority` group. Weights that
+            /// are negative or not finite count as 0.
+            #[inline]
+            pub fn add_desired(
+                &mut self,
+                priority: SteeringPriority,
+                weight: f32,
+                desired: $vector,
+                vel: $vector,
+                response_time: f32,
+            ) {
+                self.0
+                    .add_desired(priority.group(), weight, desired, vel, response_time);
+            }
+        }
+    };
+}
+pub(crate) use accumulator_api;
 
 /// Marks an agent whose body the [`NeighborGrid`](crate::NeighborGrid)
 /// holds at its [`SteeringParams::body_radius`](crate::SteeringParams::body_radius)
@@ -253,3 +307,19 @@ impl SteeringAccumulator {
 /// the model's.
 #[derive(Component, Debug, Default, Clone, Copy)]
 pub(crate) struct Embodied;
+
+/// `From` the vector each of an agent's vector components holds, for the
+/// systems written once for walkers and flyers.
+macro_rules! from_vector {
+    ($vector:ty => $($component:ident),+) => {
+        $(impl From<$vector> for $component {
+            #[inline]
+            fn from(v: $vector) -> Self {
+                Self(v)
+            }
+        })+
+    };
+}
+pub(crate) use from_vector;
+
+from_vector!(Vector => AgentPosition, AgentPreviousPosition, AgentVelocity, DesiredVelocity, SteeringForce);

@@ -10,55 +10,51 @@ use reynolds::behaviors::{
 };
 use reynolds::combine::PriorityGroups;
 use reynolds::model::{Kinematics, steering};
-use reynolds::wander::{wander, wander_step};
 
-use super::behavior::{Part, SteeringBehavior, SteeringTarget};
-use super::components::{
-    AgentHeading, AgentPosition, AgentVelocity, SteeringAccumulator, SteeringAgent,
-};
+use super::behavior::{Behavior, Part, Target};
 use super::ground::GroundPlane;
 use super::measure::MeasuredVelocity;
 use super::params::SteeringParams;
-use super::wander::{WanderAngle, WanderRng};
-use crate::math::Vector;
+use super::space::AgentSpace;
+use super::wander::WanderRng;
 use crate::parallel::{CHEAP, Chunks, Column, Written, for_each_table_chunk};
 
 /// What an agent can read of any entity it steers toward or away from.
 #[derive(QueryData)]
-pub(crate) struct TargetData {
-    position: Option<&'static AgentPosition>,
-    velocity: Option<&'static AgentVelocity>,
+pub(crate) struct TargetData<V: AgentSpace> {
+    position: Option<&'static V::Position>,
+    velocity: Option<&'static V::Velocity>,
     measured: Option<&'static MeasuredVelocity>,
     global: Option<&'static GlobalTransform>,
-    heading: Option<&'static AgentHeading>,
+    heading: Option<&'static V::Heading>,
     params: Option<&'static SteeringParams>,
 }
 
-impl TargetDataItem<'_, '_> {
-    /// The target's position: its simulated [`AgentPosition`], else its
-    /// [`GlobalTransform`]'s translation on the ground.
-    fn position(&self, ground: GroundPlane) -> Option<Vector> {
+impl<V: AgentSpace> TargetDataItem<'_, '_, V> {
+    /// The target's position: its simulated one, else its
+    /// [`GlobalTransform`]'s translation (on the ground, for a walker).
+    fn position(&self, ground: GroundPlane) -> Option<V> {
         self.position
-            .map(|p| p.0)
-            .or_else(|| self.global.map(|g| ground.to_ground(g.translation())))
+            .map(|p| **p)
+            .or_else(|| self.global.map(|g| V::from_world(g.translation(), ground)))
     }
 
-    /// The target's velocity: its [`AgentVelocity`], else its measured one, else zero.
-    fn velocity(&self) -> Vector {
+    /// The target's velocity: its simulated one, else its measured one, else zero.
+    fn velocity(&self) -> V {
         self.velocity
-            .map(|v| v.0)
-            .or_else(|| self.measured.map(|m| m.velocity))
-            .unwrap_or(Vector::ZERO)
+            .map(|v| **v)
+            .or_else(|| self.measured.and_then(|m| V::from_measured(m.velocity)))
+            .unwrap_or(V::ZERO)
     }
 }
 
 /// The last entity target looked up, and what was found: most agents chase
 /// the same entity, and a query lookup costs more than the steering.
-type TargetCache = Option<(Entity, Option<(Vector, Vector)>)>;
+type TargetCache<V> = Option<(Entity, Option<(V, V)>)>;
 
 /// Every entity an agent may steer toward, seen on the ground.
-struct Targets<'a, 'w, 's> {
-    query: &'a Query<'w, 's, TargetData>,
+struct Targets<'a, 'w, 's, V: AgentSpace> {
+    query: &'a Query<'w, 's, TargetData<V>>,
     ground: GroundPlane,
 }
 
@@ -66,14 +62,14 @@ struct Targets<'a, 'w, 's> {
 /// no longer exists (or has no position). Inlined where it is called: a
 /// point, or the entity looked up last, costs a compare.
 #[inline(always)]
-fn resolve(
-    target: SteeringTarget,
-    targets: &Targets,
-    cache: &mut TargetCache,
-) -> Option<(Vector, Vector)> {
+fn resolve<V: AgentSpace>(
+    target: Target<V>,
+    targets: &Targets<V>,
+    cache: &mut TargetCache<V>,
+) -> Option<(V, V)> {
     match target {
-        SteeringTarget::Point(point) => Some((point, Vector::ZERO)),
-        SteeringTarget::Entity(entity) => match *cache {
+        Target::Point(point) => Some((point, V::ZERO)),
+        Target::Entity(entity) => match *cache {
             Some((cached, found)) if cached == entity => found,
             _ => look_up(entity, targets, cache),
         },
@@ -83,23 +79,27 @@ fn resolve(
 /// A leader's place, velocity, the way it faces (its [`AgentHeading`], else
 /// its velocity's) and its body's radius (if it has [`SteeringParams`]), in
 /// one lookup; `None` if it is an entity that no longer exists.
-fn leader_of(
-    target: SteeringTarget,
-    targets: &Targets,
-) -> Option<(Vector, Vector, Vector, Option<f32>)> {
+fn leader_of<V: AgentSpace>(
+    target: Target<V>,
+    targets: &Targets<V>,
+) -> Option<(V, V, V, Option<f32>)> {
     let entity = match target {
-        SteeringTarget::Point(point) => return Some((point, Vector::ZERO, Vector::ZERO, None)),
-        SteeringTarget::Entity(entity) => entity,
+        Target::Point(point) => return Some((point, V::ZERO, V::ZERO, None)),
+        Target::Entity(entity) => entity,
     };
     let data = targets.query.get(entity).ok()?;
     let (pos, vel) = (data.position(targets.ground)?, data.velocity());
-    let heading = data.heading.map_or(vel, |h| h.0.as_vec2());
+    let heading = data.heading.map_or(vel, V::facing);
     Some((pos, vel, heading, data.params.map(|p| p.radius)))
 }
 
 /// [`resolve`]'s query lookup, out of line, remembered in `cache`.
 #[inline(never)]
-fn look_up(entity: Entity, targets: &Targets, cache: &mut TargetCache) -> Option<(Vector, Vector)> {
+fn look_up<V: AgentSpace>(
+    entity: Entity,
+    targets: &Targets<V>,
+    cache: &mut TargetCache<V>,
+) -> Option<(V, V)> {
     let found = targets
         .query
         .get(entity)
@@ -113,46 +113,46 @@ fn look_up(entity: Entity, targets: &Targets, cache: &mut TargetCache) -> Option
 /// `None` if its target is gone. (Blends and grazers are split into parts
 /// before they get here: were one to, it would ask for nothing.)
 #[inline(always)]
-fn desired_velocity(
-    behavior: &SteeringBehavior,
-    kinematics: Kinematics,
+fn desired_velocity<V: AgentSpace>(
+    behavior: &Behavior<V>,
+    kinematics: Kinematics<V>,
     params: &SteeringParams,
-    targets: &Targets,
-    cache: &mut TargetCache,
-    wandering: &mut Wandering,
+    targets: &Targets<V>,
+    cache: &mut TargetCache<V>,
+    wandering: &mut Wandering<V>,
     dt: f32,
-) -> Option<Vector> {
+) -> Option<V> {
     let Kinematics { pos, vel } = kinematics;
     let max_speed = params.max_speed;
     Some(match *behavior {
-        SteeringBehavior::Seek(target) => seek(pos, resolve(target, targets, cache)?.0, max_speed),
-        SteeringBehavior::Arrive(target) => arrive(
+        Behavior::Seek(target) => seek(pos, resolve(target, targets, cache)?.0, max_speed),
+        Behavior::Arrive(target) => arrive(
             pos,
             resolve(target, targets, cache)?.0,
             max_speed,
             params.slowing_radius,
         ),
-        SteeringBehavior::Flee(target) => flee(
+        Behavior::Flee(target) => flee(
             pos,
             vel,
             resolve(target, targets, cache)?.0,
             max_speed,
             params.panic_radius,
         ),
-        SteeringBehavior::Pursue(target) => {
+        Behavior::Pursue(target) => {
             let (target_pos, target_vel) = resolve(target, targets, cache)?;
             pursue(pos, target_pos, target_vel, max_speed)
         }
-        SteeringBehavior::Evade(target) => {
+        Behavior::Evade(target) => {
             let (threat, threat_vel) = resolve(target, targets, cache)?;
             evade(pos, vel, threat, threat_vel, max_speed, params.panic_radius)
         }
-        SteeringBehavior::OffsetPursuit { leader, offset } => {
+        Behavior::OffsetPursuit { leader, offset } => {
             let (leader_pos, leader_vel, heading, _) = leader_of(leader, targets)?;
             let slot = slot_position(leader_pos, heading, offset);
             offset_pursuit(pos, slot, leader_vel, max_speed, params.slowing_radius)
         }
-        SteeringBehavior::FollowLeader { leader, behind } => {
+        Behavior::FollowLeader { leader, behind } => {
             let (leader_pos, leader_vel, heading, leader_radius) = leader_of(leader, targets)?;
             let clear = leader_radius.unwrap_or(params.radius) + params.radius;
             follow_leader(
@@ -166,7 +166,7 @@ fn desired_velocity(
                 params.slowing_radius,
             )
         }
-        SteeringBehavior::Interpose(a, b) => {
+        Behavior::Interpose(a, b) => {
             let (a_pos, a_vel) = resolve(a, targets, cache)?;
             let (b_pos, b_vel) = resolve(b, targets, cache)?;
             interpose(
@@ -179,27 +179,25 @@ fn desired_velocity(
                 params.slowing_radius,
             )
         }
-        SteeringBehavior::Wander => wander(wandering.step(dt, params.wander_rate), max_speed),
-        SteeringBehavior::Idle | SteeringBehavior::Graze(_) | SteeringBehavior::Blend(_) => vel,
+        Behavior::Wander => wandering.step(dt, params.wander_rate, max_speed),
+        Behavior::Idle | Behavior::Graze(_) | Behavior::Blend(_) => vel,
     })
 }
 
-/// One agent's wander angle and random numbers, in its table's columns:
+/// One agent's wander state and random numbers, in its table's columns:
 /// written (and marked changed) only if a part of its behavior wanders.
-struct Wandering<'a, 'w> {
-    angles: &'a mut Written<'w, WanderAngle>,
+struct Wandering<'a, 'w, V: AgentSpace> {
+    states: &'a mut Written<'w, V::Wander>,
     rngs: &'a mut Written<'w, WanderRng>,
     agent: usize,
 }
 
-impl Wandering<'_, '_> {
-    /// The agent's wander angle, one step on.
+impl<V: AgentSpace> Wandering<'_, '_, V> {
+    /// Wander's desired velocity, its state one step on.
     #[inline]
-    fn step(&mut self, dt: f32, rate: f32) -> f32 {
-        let unit = self.rngs.get_mut(self.agent).unit();
-        let angle = self.angles.get_mut(self.agent);
-        angle.0 = wander_step(angle.0, dt, rate, unit);
-        angle.0
+    fn step(&mut self, dt: f32, rate: f32, max_speed: f32) -> V {
+        let rng = self.rngs.get_mut(self.agent);
+        V::wander(self.states.get_mut(self.agent), rng, dt, rate, max_speed)
     }
 }
 
@@ -212,22 +210,22 @@ impl Wandering<'_, '_> {
 /// integration is: an agent handed to a closure item by item costs a copy
 /// of its eight fetched columns and a change tick written for each column
 /// it could write (see BENCHMARKS.md).
-pub(crate) fn behave(
+pub(crate) fn behave<V: AgentSpace>(
     time: Res<Time>,
     ground: Res<GroundPlane>,
-    targets: Query<TargetData>,
+    targets: Query<TargetData<V>>,
     mut agents: Query<
         (
             Entity,
-            &AgentPosition,
-            &AgentVelocity,
-            Option<&SteeringBehavior>,
+            &V::Position,
+            &V::Velocity,
+            Option<&Behavior<V>>,
             &SteeringParams,
-            &mut WanderAngle,
+            &mut V::Wander,
             &mut WanderRng,
-            &mut SteeringAccumulator,
+            &mut V::Accumulator,
         ),
-        With<SteeringAgent>,
+        With<V::Marker>,
     >,
 ) {
     let dt = time.delta_secs();
@@ -243,7 +241,7 @@ pub(crate) fn behave(
         return;
     };
     let tables = tables.map(
-        |(entities, pos, vel, behaviors, params, angles, rngs, steering)| BehaviorTable {
+        |(entities, pos, vel, behaviors, params, states, rngs, steering)| BehaviorTable {
             read: BehaviorColumns {
                 entities,
                 pos,
@@ -251,19 +249,19 @@ pub(crate) fn behave(
                 behaviors,
                 params,
             },
-            angles: ContiguousMut::bypass_change_detection_split(angles),
+            states: ContiguousMut::bypass_change_detection_split(states),
             rngs: ContiguousMut::bypass_change_detection_split(rngs),
             steering: ContiguousMut::bypass_change_detection_split(steering),
         },
     );
     for_each_table_chunk!(CHEAP, total, tables, |chunk| {
-        let (read, mut angles, mut rngs, mut steering) = chunk;
+        let (read, mut states, mut rngs, mut steering) = chunk;
         // Every column cut to the same length, so indexing checks nothing.
         let n = read.entities.len();
         let read = read.slice(0..n);
-        let (mut angles, mut rngs, mut steering) =
-            (angles.run(0..n), rngs.run(0..n), steering.run(0..n));
-        let mut cache: TargetCache = None;
+        let (mut states, mut rngs, mut steering) =
+            (states.run(0..n), rngs.run(0..n), steering.run(0..n));
+        let mut cache: TargetCache<V> = None;
         for i in 0..n {
             let params = &read.params[i];
             let mut groups = PriorityGroups::default();
@@ -271,14 +269,14 @@ pub(crate) fn behave(
                 let mut agent = Behaving {
                     entity: read.entities[i],
                     kinematics: Kinematics {
-                        pos: read.pos[i].0,
-                        vel: read.vel[i].0,
+                        pos: *read.pos[i],
+                        vel: *read.vel[i],
                     },
                     params,
                     targets: &targets,
                     cache: &mut cache,
                     wandering: Wandering {
-                        angles: &mut angles,
+                        states: &mut states,
                         rngs: &mut rngs,
                         agent: i,
                     },
@@ -288,28 +286,28 @@ pub(crate) fn behave(
                 behavior.for_each_part(params.graze_flee_weight, |part| agent.add(part));
             }
             // Written whole rather than cleared after use: one write a step.
-            steering.set(i, SteeringAccumulator(groups));
+            steering.set(i, groups.into());
         }
     });
 }
 
 /// One agent as [`behave`] adds up its behavior's parts.
-struct Behaving<'a, 'w, 's, 't> {
+struct Behaving<'a, 'w, 's, 't, V: AgentSpace> {
     entity: Entity,
-    kinematics: Kinematics,
+    kinematics: Kinematics<V>,
     params: &'a SteeringParams,
-    targets: &'a Targets<'a, 'w, 's>,
-    cache: &'a mut TargetCache,
-    wandering: Wandering<'a, 't>,
+    targets: &'a Targets<'a, 'w, 's, V>,
+    cache: &'a mut TargetCache<V>,
+    wandering: Wandering<'a, 't, V>,
     dt: f32,
-    groups: &'a mut PriorityGroups,
+    groups: &'a mut PriorityGroups<V>,
 }
 
-impl Behaving<'_, '_, '_, '_> {
+impl<V: AgentSpace> Behaving<'_, '_, '_, '_, V> {
     /// A part's weighted steering toward its desired velocity, into its
     /// group. Inlined into each behavior's arm, where its part is known.
     #[inline(always)]
-    fn add(&mut self, part: Part) {
+    fn add(&mut self, part: Part<V>) {
         let vel = self.kinematics.vel;
         let desired = desired_velocity(
             part.behavior,
@@ -336,16 +334,24 @@ impl Behaving<'_, '_, '_, '_> {
 }
 
 /// The columns of one table [`behave`] only reads.
-#[derive(Clone, Copy)]
-struct BehaviorColumns<'w> {
+struct BehaviorColumns<'w, V: AgentSpace> {
     entities: &'w [Entity],
-    pos: &'w [AgentPosition],
-    vel: &'w [AgentVelocity],
-    behaviors: Option<&'w [SteeringBehavior]>,
+    pos: &'w [V::Position],
+    vel: &'w [V::Velocity],
+    behaviors: Option<&'w [Behavior<V>]>,
     params: &'w [SteeringParams],
 }
 
-impl BehaviorColumns<'_> {
+// By hand: a derive would ask `V: Copy` of the slices' items.
+impl<V: AgentSpace> Clone for BehaviorColumns<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V: AgentSpace> Copy for BehaviorColumns<'_, V> {}
+
+impl<V: AgentSpace> BehaviorColumns<'_, V> {
     /// Agents `range` of the table.
     #[inline]
     fn slice(self, range: std::ops::Range<usize>) -> Self {
@@ -360,20 +366,20 @@ impl BehaviorColumns<'_> {
 }
 
 /// One table's columns, as [`behave`] reads and writes them.
-struct BehaviorTable<'w> {
-    read: BehaviorColumns<'w>,
-    angles: Column<'w, WanderAngle>,
+struct BehaviorTable<'w, V: AgentSpace> {
+    read: BehaviorColumns<'w, V>,
+    states: Column<'w, V::Wander>,
     rngs: Column<'w, WanderRng>,
-    steering: Column<'w, SteeringAccumulator>,
+    steering: Column<'w, V::Accumulator>,
 }
 
-impl Chunks for BehaviorTable<'_> {
+impl<V: AgentSpace> Chunks for BehaviorTable<'_, V> {
     type Chunk<'a>
         = (
-        BehaviorColumns<'a>,
-        Written<'a, WanderAngle>,
+        BehaviorColumns<'a, V>,
+        Written<'a, V::Wander>,
         Written<'a, WanderRng>,
-        Written<'a, SteeringAccumulator>,
+        Written<'a, V::Accumulator>,
     )
     where
         Self: 'a;
@@ -384,7 +390,7 @@ impl Chunks for BehaviorTable<'_> {
         let starts = (0..total).step_by(len.max(1));
         starts
             .map(move |start| read.slice(start..(start + len).min(total)))
-            .zip(Written::new(self.angles.0, &mut self.angles.1).into_chunks(len))
+            .zip(Written::new(self.states.0, &mut self.states.1).into_chunks(len))
             .zip(Written::new(self.rngs.0, &mut self.rngs.1).into_chunks(len))
             .zip(Written::new(self.steering.0, &mut self.steering.1).into_chunks(len))
             .map(|(((read, angles), rngs), steering)| (read, angles, rngs, steering))

@@ -9,48 +9,46 @@ use reynolds::model::{Kinematics, LANES, sanitize_response_time, step_vehicle, s
 use reynolds::wrap::wrap;
 
 use super::components::{
-    AgentHeading, AgentPosition, AgentPreviousPosition, AgentVelocity, DesiredVelocity,
-    SteeringAccumulator, SteeringAgent, SteeringForce,
+    AgentHeading, AgentPosition, AgentPreviousPosition, AgentVelocity, SteeringAccumulator,
+    SteeringAgent,
 };
 use super::ground::Writeback;
 use super::params::SteeringParams;
 use super::settings::SteeringSettings;
+use super::space::AgentSpace;
 use crate::math::{Dir, Vector};
 use crate::parallel::{CHEAP, Chunks, Column, Written, for_each, for_each_table_chunk};
 
 /// Part of [`SteeringSystems::Integrate`](crate::SteeringSystems::Integrate),
-/// before the step: the combined [`SteeringForce`] and the
-/// [`DesiredVelocity`] it asks for, for the agents that carry them (debug
+/// before the step: the combined [`SteeringForce`](crate::SteeringForce) and the
+/// [`DesiredVelocity`](crate::DesiredVelocity) it asks for, for the agents that carry them (debug
 /// outputs, so the step itself writes neither).
-pub(crate) fn record_outputs(
+pub(crate) fn record_outputs<V: AgentSpace>(
     mut agents: Query<
         (
-            &AgentVelocity,
-            &SteeringAccumulator,
+            &V::Velocity,
+            &V::Accumulator,
             &SteeringParams,
-            Option<&mut SteeringForce>,
-            Option<&mut DesiredVelocity>,
+            Option<&mut V::Force>,
+            Option<&mut V::Desired>,
         ),
-        (
-            With<SteeringAgent>,
-            Or<(With<SteeringForce>, With<DesiredVelocity>)>,
-        ),
+        (With<V::Marker>, Or<(With<V::Force>, With<V::Desired>)>),
     >,
 ) {
     for_each(
         CHEAP,
         &mut agents,
         |(vel, steering, params, force, desired)| {
-            let combined = params.combine.apply(&steering.0);
+            let combined = params.combine.apply(&**steering);
             if let Some(mut force) = force {
-                force.0 = combined;
+                *force = combined.into();
             }
             if let Some(mut desired) = desired {
                 // A velocity set to NaN by other code is still zero here, as
                 // it is to the step.
-                let vel = finite_or_zero(vel.0);
+                let vel = finite_or_zero(**vel);
                 let asked = vel + combined * sanitize_response_time(params.response_time);
-                desired.0 = if asked.is_finite() { asked } else { vel };
+                *desired = if asked.is_finite() { asked } else { vel }.into();
             }
         },
     );

@@ -13,6 +13,7 @@ mod measure;
 mod params;
 mod params_from_settings;
 mod settings;
+mod space;
 mod trail;
 mod transforms;
 mod wander;
@@ -21,19 +22,27 @@ use bevy::app::{RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
-pub use behavior::{Part, SteeringBehavior, SteeringTarget, Weighted};
-pub(crate) use components::Embodied;
+pub use behavior::{
+    Behavior, FlyerBehavior, FlyerTarget, Part, SteeringBehavior, SteeringTarget, Target, Weighted,
+};
 pub use components::{
     AgentHeading, AgentPosition, AgentPreviousPosition, AgentVelocity, DesiredVelocity,
     SteeringAccumulator, SteeringAgent, SteeringForce,
 };
+pub(crate) use components::{
+    Embodied, accumulator_api, from_vector, place_new_agent, reset_previous_position,
+};
+pub(crate) use desired::behave;
 pub(crate) use ground::entity_on_ground;
 pub use ground::{GroundPlane, InterpolateTransforms, SteeringLengthUnit, Writeback};
+pub(crate) use integrate::record_outputs;
 pub use measure::MeasuredVelocity;
 pub use params::{Combine, SteeringParams, SteeringPriority};
 pub use settings::{DEFAULT_SEED, SteeringSeed, SteeringSettings};
+pub(crate) use space::AgentSpace;
 pub use trail::AgentTrail;
 pub(crate) use trail::TrailClock;
+pub(crate) use transforms::{drawn_at, interpolation};
 pub use wander::{WanderAngle, WanderRng};
 
 use crate::schedule::{SteeringSchedule, StepSystems, configure_sets};
@@ -145,8 +154,8 @@ impl Plugin for SteeringAgentPlugin {
                 measure::measure_velocities
                     .run_if(any_with_component::<MeasuredVelocity>)
                     .in_set(StepSystems::Measure),
-                desired::behave.in_set(StepSystems::Behave),
-                integrate::record_outputs
+                behave::<Vec2>.in_set(StepSystems::Behave),
+                integrate::record_outputs::<Vec2>
                     .run_if(
                         any_with_component::<SteeringForce>
                             .or_else(any_with_component::<DesiredVelocity>),

@@ -9,9 +9,8 @@
 use bevy::prelude::*;
 use reynolds::combine::PriorityGroups;
 use reynolds::defaults;
+use reynolds::math::SteeringVector;
 use reynolds::model::{Limits, Vehicle};
-
-use crate::math::Vector;
 
 /// How an agent's steering forces become the one force it applies: the
 /// model's weighted sum, or by priority.
@@ -57,7 +56,7 @@ impl Combine {
 
     /// The one force `groups` make, not yet capped.
     #[inline]
-    pub fn apply(self, groups: &PriorityGroups) -> Vector {
+    pub fn apply<V: SteeringVector>(self, groups: &PriorityGroups<V>) -> V {
         match self {
             Combine::Weighted => groups.total(),
             Combine::Priority { threshold } => groups.first_above(threshold),

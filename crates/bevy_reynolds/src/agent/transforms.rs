@@ -2,6 +2,7 @@
 //! [`GroundPlane`], interpolated between fixed steps.
 
 use bevy::prelude::*;
+use reynolds::math::SteeringVector;
 
 use super::components::{AgentHeading, AgentPosition, AgentPreviousPosition, SteeringAgent};
 use super::ground::{GroundPlane, InterpolateTransforms, Writeback};
@@ -30,22 +31,12 @@ pub(crate) fn sync_transforms(
         return;
     }
     let ground = *ground;
-    let alpha = if interpolate.0 {
-        fixed.overstep_fraction().clamp(0.0, 1.0)
-    } else {
-        1.0
-    };
+    let alpha = interpolation(&interpolate, &fixed);
     for_each(
         CHEAP,
         &mut agents,
         |(pos, previous, heading, mut transform)| {
-            // Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent
-            // a rounding error off where it is, a different one each frame.
-            let drawn = if alpha >= 1.0 {
-                pos.0
-            } else {
-                previous.0 + (pos.0 - previous.0) * alpha
-            };
+            let drawn = drawn_at(previous.0, pos.0, alpha);
             // A position set to NaN by other code is not drawn until a step
             // has made it finite again.
             if drawn.is_finite() {
@@ -54,4 +45,26 @@ pub(crate) fn sync_transforms(
             transform.rotation = ground.rotation(heading.0);
         },
     );
+}
+
+/// How far between the last two steps agents are drawn: how far the frame
+/// is into the next fixed step, or at the last step outside the fixed loop.
+pub(crate) fn interpolation(interpolate: &InterpolateTransforms, fixed: &Time<Fixed>) -> f32 {
+    if interpolate.0 {
+        fixed.overstep_fraction().clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
+}
+
+/// Where an agent is drawn, `alpha` of the way from `previous` to `pos`.
+/// Not `lerp`, whose `a * (1 - t) + b * t` draws a still agent a rounding
+/// error off where it is, a different one each frame.
+#[inline]
+pub(crate) fn drawn_at<V: SteeringVector>(previous: V, pos: V, alpha: f32) -> V {
+    if alpha >= 1.0 {
+        pos
+    } else {
+        previous + (pos - previous) * alpha
+    }
 }

@@ -17,6 +17,7 @@ pub use hide::Hide;
 pub(crate) use obstacles::placer;
 pub use obstacles::{IgnoreObstacles, ObstacleIndex, SteeringObstacle};
 pub use paths::{FollowPath, SteeringPath};
+pub(crate) use paths::{PathFollower, follow_paths};
 
 use crate::agent::SteeringAgent;
 use crate::schedule::{SteeringSchedule, StepSystems};
@@ -96,7 +97,7 @@ impl Plugin for SteeringLevelPlugin {
                     )
                         .chain()
                         .in_set(StepSystems::Index),
-                    paths::follow_paths
+                    paths::follow_paths::<Vec2, FollowPath>
                         .run_if(any_with_component::<FollowPath>)
                         .in_set(StepSystems::FollowPaths),
                     hide::hide

@@ -7,10 +7,9 @@ use bevy::prelude::*;
 use reynolds::math::{finite_or_zero, sanitize_limit};
 use reynolds::path::{Polyline, follow_path};
 
-use crate::agent::{
-    AgentPosition, AgentVelocity, SteeringAccumulator, SteeringAgent, SteeringParams,
-    SteeringPriority,
-};
+use bevy::ecs::component::Mutable;
+
+use crate::agent::{AgentSpace, SteeringAgent, SteeringParams, SteeringPriority};
 use crate::math::Vector;
 use crate::parallel::{CHEAP, for_each};
 
@@ -62,46 +61,65 @@ impl FollowPath {
     }
 }
 
+/// A path follower of either space: a walker's [`FollowPath`] or a
+/// flyer's [`FlyerFollowPath`](crate::FlyerFollowPath), which
+/// [`follow_paths`] moves along the same way.
+pub(crate) trait PathFollower<V>: Component<Mutability = Mutable> {
+    /// The path, its width, the cursor and the last aim.
+    fn parts(&mut self) -> (&Polyline<V>, f32, &mut f32, &mut V);
+}
+
+impl PathFollower<Vector> for FollowPath {
+    fn parts(&mut self) -> (&Polyline<Vector>, f32, &mut f32, &mut Vector) {
+        (&self.path, self.radius, &mut self.cursor, &mut self.aim)
+    }
+}
+
 /// Part of [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors):
 /// each path follower seeks along its path, in [`SteeringPriority::Normal`].
-pub(super) fn follow_paths(
+pub(crate) fn follow_paths<V: AgentSpace, F: PathFollower<V>>(
     mut agents: Query<
         (
-            &AgentPosition,
-            &AgentVelocity,
+            &V::Position,
+            &V::Velocity,
             &SteeringParams,
-            &mut FollowPath,
-            &mut SteeringAccumulator,
+            &mut F,
+            &mut V::Accumulator,
         ),
-        With<SteeringAgent>,
+        With<V::Marker>,
     >,
 ) {
     for_each(
         CHEAP,
         &mut agents,
         |(pos, vel, params, mut follow, mut steering)| {
-            let speed = finite_or_zero(vel.0).length();
+            let (pos, vel) = (**pos, **vel);
+            let speed = finite_or_zero(vel).length();
+            // Read through the change-detecting pointer: written below only
+            // if it moved.
+            let (path, radius, cursor, aim) = follow.bypass_change_detection().parts();
             let look = (speed * params.look_ahead_time)
                 .max(params.min_look_ahead)
-                .max(sanitize_limit(follow.radius));
+                .max(sanitize_limit(radius));
             let step = follow_path(
-                &follow.path,
-                pos.0,
-                vel.0,
-                follow.cursor,
+                path,
+                pos,
+                vel,
+                *cursor,
                 params.max_speed,
                 params.slowing_radius,
                 look,
             );
-            if follow.cursor != step.cursor || follow.aim != step.aim {
-                follow.cursor = step.cursor;
-                follow.aim = step.aim;
+            let moved = *cursor != step.cursor || *aim != step.aim;
+            (*cursor, *aim) = (step.cursor, step.aim);
+            if moved {
+                follow.set_changed();
             }
             steering.add_desired(
-                SteeringPriority::Normal,
+                SteeringPriority::Normal.group(),
                 1.0,
                 step.desired,
-                vel.0,
+                vel,
                 params.response_time,
             );
         },

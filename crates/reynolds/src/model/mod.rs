@@ -9,7 +9,8 @@ pub use lanes::{LANES, step_vehicles};
 
 use crate::defaults::{self, HEADING_MIN_SPEED};
 use crate::math::{
-    Vector, direction, finite_or_zero, sanitize_dt, sanitize_limit, sanitize_weight, truncated,
+    SteeringVector, Vector, direction, finite_or_zero, sanitize_dt, sanitize_limit,
+    sanitize_weight, truncated,
 };
 
 /// The shortest response time the model uses, in seconds. A response time
@@ -41,7 +42,7 @@ pub fn sanitize_response_time(response_time: f32) -> f32 {
 /// assert!((truncated(s, 380.0).length() - 380.0).abs() < 1e-3);
 /// ```
 #[inline]
-pub fn steering(desired: Vector, vel: Vector, response_time: f32) -> Vector {
+pub fn steering<V: SteeringVector>(desired: V, vel: V, response_time: f32) -> V {
     let change = finite_or_zero(desired) - finite_or_zero(vel);
     // One division, ready before `change` is.
     let force = change * (1.0 / sanitize_response_time(response_time));
@@ -73,13 +74,14 @@ impl Default for Limits {
     }
 }
 
-/// Where an agent is and how fast it is going.
+/// Where an agent is and how fast it is going: on a plane (`Vec2`, the
+/// default) or in 3D (`Vec3`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Kinematics {
+pub struct Kinematics<V = Vector> {
     /// Position, in pixels.
-    pub pos: Vector,
+    pub pos: V,
     /// Velocity, in pixels a second.
-    pub vel: Vector,
+    pub vel: V,
 }
 
 /// One step of the model, the model's last three lines: the steering is
@@ -98,8 +100,13 @@ pub struct Kinematics {
 /// assert_eq!(next.pos, Vector::new(95.0, 0.0));
 /// ```
 #[inline]
-pub fn step(agent: Kinematics, steering: Vector, limits: Limits, dt: f32) -> Kinematics {
-    step_vehicle(agent, Vector::X, steering, Vehicle::new(limits), dt).0
+pub fn step<V: SteeringVector>(
+    agent: Kinematics<V>,
+    steering: V,
+    limits: Limits,
+    dt: f32,
+) -> Kinematics<V> {
+    step_vehicle(agent, V::X, steering, Vehicle::new(limits), dt).0
 }
 
 /// How an agent's body moves: its two limits, its mass, and how fast its
@@ -167,11 +174,11 @@ pub fn sanitize_turn_rate(rate: f32) -> f32 {
 /// assert_eq!(limit_turn(Vector::X, Vector::new(10.0, 0.5), 0.1), None);
 /// ```
 #[inline]
-pub fn limit_turn(heading: Vector, wanted: Vector, max_angle: f32) -> Option<Vector> {
+pub fn limit_turn<V: SteeringVector>(heading: V, wanted: V, max_angle: f32) -> Option<V> {
     let wanted = finite_or_zero(wanted);
     // NaN compares false, so it limits nothing, as π or more does.
     let limits = max_angle < std::f32::consts::PI;
-    if !limits || wanted == Vector::ZERO {
+    if !limits || wanted == V::ZERO {
         return None;
     }
     let heading = if heading.is_normalized() {
@@ -179,7 +186,7 @@ pub fn limit_turn(heading: Vector, wanted: Vector, max_angle: f32) -> Option<Vec
     } else {
         direction(heading)
     };
-    if heading == Vector::ZERO {
+    if heading == V::ZERO {
         return None;
     }
     let (sin, cos) = max_angle.max(0.0).sin_cos();
@@ -187,13 +194,13 @@ pub fn limit_turn(heading: Vector, wanted: Vector, max_angle: f32) -> Option<Vec
     // sin(θ - max) > 0: from the cross product, which, unlike a cosine,
     // tells tiny angles apart. Straight behind with no turn at all is past
     // it too.
-    let (along, across) = (heading.dot(wanted), heading.perp_dot(wanted));
+    let along = heading.dot(wanted);
+    let (across, side) = V::across(heading, wanted);
     let past = across.abs() * cos - along * sin > 0.0 || (across == 0.0 && along < 0.0);
     if !past {
         return None;
     }
-    let side = if across >= 0.0 { 1.0 } else { -1.0 };
-    Some(direction(heading * cos + heading.perp() * (sin * side)))
+    Some(direction(heading * cos + side * sin))
 }
 
 /// The way an agent faces, as a unit vector: along its velocity, or,
@@ -208,7 +215,7 @@ pub fn limit_turn(heading: Vector, wanted: Vector, max_angle: f32) -> Option<Vec
 /// assert_eq!(heading(Vector::new(0.5, 0.0), Vector::Y), Vector::Y);
 /// ```
 #[inline]
-pub fn heading(vel: Vector, previous: Vector) -> Vector {
+pub fn heading<V: SteeringVector>(vel: V, previous: V) -> V {
     let vel = finite_or_zero(vel);
     let speed = vel.length();
     if speed > HEADING_MIN_SPEED {
@@ -222,7 +229,7 @@ pub fn heading(vel: Vector, previous: Vector) -> Vector {
         previous
     } else {
         match direction(previous) {
-            Vector::ZERO => Vector::X,
+            facing if facing == V::ZERO => V::X,
             facing => facing,
         }
     }
@@ -253,20 +260,20 @@ pub fn heading(vel: Vector, previous: Vector) -> Vector {
 /// assert_eq!(next.vel, Vector::new(25.0, 0.0)); // 100 / 2 px/s² for 0.5 s
 /// ```
 #[inline]
-pub fn step_vehicle(
-    agent: Kinematics,
-    heading: Vector,
-    steering: Vector,
+pub fn step_vehicle<V: SteeringVector>(
+    agent: Kinematics<V>,
+    heading: V,
+    steering: V,
     vehicle: Vehicle,
     dt: f32,
-) -> (Kinematics, Vector) {
+) -> (Kinematics<V>, V) {
     let dt = sanitize_dt(dt);
     let pos = finite_or_zero(agent.pos);
     let vel = finite_or_zero(agent.vel);
     let facing = if heading.is_normalized() {
         heading
     } else {
-        self::heading(Vector::ZERO, heading)
+        self::heading(V::ZERO, heading)
     };
     if dt == 0.0 {
         return (Kinematics { pos, vel }, facing);
@@ -349,19 +356,19 @@ fn over_force(speed: f32, max_force: f32, f: impl Fn(f32, f32) -> f32) -> f32 {
 /// assert_eq!(sum.steering(), steering(wander, vel, 0.15));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SteeringSum {
-    steering: Vector,
-    weighted_desired: Vector,
+pub struct SteeringSum<V = Vector> {
+    steering: V,
+    weighted_desired: V,
     total_weight: f32,
 }
 
-impl SteeringSum {
+impl<V: SteeringVector> SteeringSum<V> {
     /// Adds one behavior's steering toward `desired`, times `weight`.
     /// A weight that is negative or not finite counts as 0, as everywhere
     /// behaviors are weighted (a weight says how much a behavior counts, not
     /// which way).
     #[inline]
-    pub fn add(&mut self, weight: f32, desired: Vector, vel: Vector, response_time: f32) {
+    pub fn add(&mut self, weight: f32, desired: V, vel: V, response_time: f32) {
         let weight = sanitize_weight(weight);
         if weight == 0.0 {
             return;
@@ -375,20 +382,20 @@ impl SteeringSum {
     /// Adds a steering force computed elsewhere (separation, say), times
     /// `weight` (negative or not finite: 0).
     #[inline]
-    pub fn add_force(&mut self, weight: f32, force: Vector) {
+    pub fn add_force(&mut self, weight: f32, force: V) {
         self.steering += finite_or_zero(force) * sanitize_weight(weight);
     }
 
     /// The summed steering, not yet capped.
     #[inline]
-    pub fn steering(&self) -> Vector {
+    pub fn steering(&self) -> V {
         finite_or_zero(self.steering)
     }
 
     /// The weighted mean of the desired velocities, or `fallback` (usually
     /// the current velocity) when nothing was added.
     #[inline]
-    pub fn desired(&self, fallback: Vector) -> Vector {
+    pub fn desired(&self, fallback: V) -> V {
         if self.total_weight.abs() > f32::EPSILON {
             finite_or_zero(self.weighted_desired / self.total_weight)
         } else {

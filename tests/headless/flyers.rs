@@ -1,0 +1,476 @@
+//! Flyers through the real plugin: the model's numbers in 3D along the
+//! diagonal and each axis, banking drawn on the transform, wander, bad
+//! input, walkers and flyers in one world, the same bits on 1 and 2
+//! threads.
+
+use bevy::prelude::*;
+use bevy_reynolds::prelude::*;
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use steering_test_support::{headless_app, headless_app_with_threads, run_steps};
+
+const RATES: [f64; 2] = [60.0, 144.0];
+
+fn directions() -> [Vec3; 4] {
+    [Vec3::ONE.normalize(), Vec3::X, Vec3::NEG_Y, Vec3::Z]
+}
+
+fn app(hz: f64) -> App {
+    headless_app(hz, 7, SteeringSettings::default())
+}
+
+/// Seconds a flyer sent seeking far along `dir` takes to reach top speed,
+/// and a walker sent along +x in the same app, both steering as hard as
+/// the force cap allows (a response time of a millisecond).
+fn seconds_to_top_speed(hz: f64, dir: Vec3) -> (f32, f32) {
+    let mut app = app(hz);
+    let floor_it = SteeringParams {
+        response_time: 1e-3,
+        ..default()
+    };
+    let flyer = app
+        .world_mut()
+        .spawn((
+            SteeringFlyer,
+            FlyerBehavior::Seek(FlyerTarget::Point(dir * 1e6)),
+            floor_it,
+        ))
+        .id();
+    let walker = app
+        .world_mut()
+        .spawn((
+            SteeringAgent,
+            SteeringBehavior::Seek(SteeringTarget::Point(Vec2::X * 1e6)),
+            floor_it,
+        ))
+        .id();
+    let (mut flyer_at, mut walker_at) = (None, None);
+    let mut steps = 0;
+    run_steps(&mut app, (hz * 2.0) as u64, |world| {
+        steps += 1;
+        let t = steps as f32 / hz as f32;
+        let speed = world.get::<FlyerVelocity>(flyer).unwrap().length();
+        if speed >= 220.0 - 1e-3 && flyer_at.is_none() {
+            flyer_at = Some(t);
+        }
+        let speed = world.get::<AgentVelocity>(walker).unwrap().length();
+        if speed >= 220.0 - 1e-3 && walker_at.is_none() {
+            walker_at = Some(t);
+        }
+    });
+    (flyer_at.unwrap(), walker_at.unwrap())
+}
+
+/// How far a flyer arriving at the origin from 400 px back along `dir`
+/// passes it, and where it is after 8 s.
+fn arrive_overshoot(hz: f64, dir: Vec3, slowing_radius: f32) -> (f32, Vec3) {
+    let mut app = app(hz);
+    let flyer = app
+        .world_mut()
+        .spawn((
+            SteeringFlyer,
+            FlyerBehavior::Arrive(FlyerTarget::Point(Vec3::ZERO)),
+            FlyerPosition(dir * -400.0),
+            SteeringParams {
+                slowing_radius,
+                ..default()
+            },
+        ))
+        .id();
+    let mut overshoot = 0.0f32;
+    run_steps(&mut app, (hz * 8.0) as u64, |world| {
+        overshoot = overshoot.max(world.get::<FlyerPosition>(flyer).unwrap().dot(dir));
+    });
+    (
+        overshoot,
+        app.world().get::<FlyerPosition>(flyer).unwrap().0,
+    )
+}
+
+#[test]
+fn the_models_numbers_hold_for_flyers_in_every_direction() {
+    for hz in RATES {
+        for dir in directions() {
+            let (flyer, walker) = seconds_to_top_speed(hz, dir);
+            // 0.58 s, to within a step, as the walker beside it.
+            assert!((flyer - 0.58).abs() < 0.02, "{dir} at {hz} Hz: {flyer} s");
+            assert!(
+                (flyer - walker).abs() < 1e-4,
+                "{dir} at {hz} Hz: {flyer} s, walker {walker} s"
+            );
+            let (quick, _) = arrive_overshoot(hz, dir, 50.0);
+            let (slow, rest) = arrive_overshoot(hz, dir, 150.0);
+            assert!(
+                (quick - 21.0).abs() < 1.0,
+                "{dir} at {hz} Hz: overshot {quick}"
+            );
+            assert!(slow < 1e-3, "{dir} at {hz} Hz: overshot {slow} at 150 px");
+            assert!(rest.length() < 0.5, "{dir} at {hz} Hz: stopped at {rest}");
+        }
+    }
+}
+
+#[test]
+fn a_flyer_banks_into_a_turn_and_its_transform_shows_it() {
+    for hz in RATES {
+        let mut app = app(hz);
+        // Going +x at top speed, sent to a point on its left (-z): a left
+        // turn.
+        let flyer = app
+            .world_mut()
+            .spawn((
+                SteeringFlyer,
+                FlyerBehavior::Seek(FlyerTarget::Point(Vec3::new(0.0, 0.0, -300.0))),
+                FlyerVelocity(Vec3::X * 220.0),
+                FlyerAttitude::default(),
+            ))
+            .id();
+        let mut deepest = 0.0f32;
+        run_steps(&mut app, (hz * 0.5) as u64, |world| {
+            deepest = deepest.min(world.get::<FlyerAttitude>(flyer).unwrap().roll());
+        });
+        assert!(
+            deepest < -10f32.to_radians(),
+            "{hz} Hz: rolled {deepest} rad"
+        );
+        // The transform is the attitude: +x along the heading, +y its up.
+        app.update();
+        let world = app.world();
+        let attitude = world.get::<FlyerAttitude>(flyer).unwrap();
+        let transform = world.get::<Transform>(flyer).unwrap();
+        assert!((transform.rotation * Vec3::X - attitude.forward).length() < 1e-4);
+        assert!((transform.rotation * Vec3::Y - attitude.up).length() < 1e-4);
+        let heading = world.get::<FlyerVelocity>(flyer).unwrap().normalize();
+        assert!(attitude.forward.angle_between(heading) < 1e-3);
+    }
+}
+
+#[test]
+fn flyers_wander_over_the_sphere_and_survive_bad_input() {
+    let mut app = app(60.0);
+    let wanderers: Vec<Entity> = (0..50)
+        .map(|i| {
+            let start = Vec3::new(i as f32 * 10.0, 0.0, 0.0);
+            app.world_mut()
+                .spawn((SteeringFlyer, FlyerBehavior::Wander, FlyerPosition(start)))
+                .id()
+        })
+        .collect();
+    let bad = [
+        Vec3::NAN,
+        Vec3::new(f32::INFINITY, 0.0, 1.0),
+        Vec3::new(1.0, f32::NEG_INFINITY, f32::NAN),
+    ];
+    let broken: Vec<Entity> = bad
+        .iter()
+        .map(|&v| {
+            app.world_mut()
+                .spawn((
+                    SteeringFlyer,
+                    FlyerBehavior::Pursue(FlyerTarget::Point(v)),
+                    FlyerPosition(v),
+                    FlyerVelocity(v),
+                    FlyerAttitude(Attitude {
+                        forward: v,
+                        up: Vec3::ZERO,
+                    }),
+                    WanderDirection(v),
+                ))
+                .id()
+        })
+        .collect();
+    let mut octants = [false; 8];
+    run_steps(&mut app, 60 * 60, |world| {
+        for &e in &wanderers {
+            let v = world.get::<FlyerVelocity>(e).unwrap().0;
+            octants[(v.x > 0.0) as usize
+                | ((v.y > 0.0) as usize) << 1
+                | ((v.z > 0.0) as usize) << 2] = true;
+        }
+    });
+    assert_eq!(octants, [true; 8], "a minute of 50 wanderers' headings");
+    for e in wanderers.iter().chain(&broken) {
+        let world = app.world();
+        assert!(world.get::<FlyerPosition>(*e).unwrap().is_finite());
+        assert!(world.get::<FlyerVelocity>(*e).unwrap().is_finite());
+        let attitude = world.get::<FlyerAttitude>(*e).unwrap();
+        assert!(attitude.forward.is_normalized() && attitude.up.is_normalized());
+        assert!(world.get::<Transform>(*e).unwrap().is_finite());
+    }
+}
+
+#[test]
+fn walkers_and_flyers_share_a_world_and_walkers_move_as_alone() {
+    let walkers = |app: &mut App| {
+        for i in 0..40 {
+            let at = Vec2::new(i as f32 * 13.0, (i % 7) as f32 * 40.0);
+            let behavior = if i % 2 == 0 {
+                SteeringBehavior::Wander
+            } else {
+                SteeringBehavior::Arrive(SteeringTarget::Point(Vec2::new(500.0, 300.0)))
+            };
+            app.world_mut()
+                .spawn((SteeringAgent, behavior, AgentPosition(at)));
+        }
+    };
+    let mut alone = app(60.0);
+    walkers(&mut alone);
+    run_steps(&mut alone, 300, |_| {});
+    let mut shared = app(60.0);
+    // The walkers' transforms made global, as a game's are, for the hawk.
+    shared.add_plugins(TransformPlugin);
+    walkers(&mut shared);
+    // A hawk pursuing the first walker (its transform, in 3D) from above.
+    let prey = shared
+        .world_mut()
+        .query_filtered::<Entity, With<SteeringAgent>>()
+        .iter(shared.world())
+        .min()
+        .unwrap();
+    let hawk = shared
+        .world_mut()
+        .spawn((
+            SteeringFlyer,
+            FlyerBehavior::Pursue(FlyerTarget::Entity(prey)),
+            FlyerPosition(Vec3::new(0.0, 400.0, 0.0)),
+        ))
+        .id();
+    let start = shared.world().get::<FlyerPosition>(hawk).unwrap().0;
+    run_steps(&mut shared, 300, |_| {});
+    // The walkers moved exactly as without the flyer (their wander streams
+    // are seeded before it was spawned).
+    assert_eq!(
+        steering_test_support::positions_hash(&mut alone),
+        steering_test_support::positions_hash(&mut shared)
+    );
+    let prey_at = shared.world().get::<Transform>(prey).unwrap().translation;
+    let hawk_at = shared.world().get::<FlyerPosition>(hawk).unwrap().0;
+    assert!(
+        hawk_at.distance(prey_at) < start.distance(prey_at) * 0.5,
+        "the hawk closed in: {hawk_at} to {prey_at}"
+    );
+}
+
+/// A hash of every flyer's position, bit for bit, in the flyers' order.
+fn flyers_hash(app: &mut App) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut query = app.world_mut().query::<(Entity, &FlyerPosition)>();
+    let mut all: Vec<(Entity, Vec3)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
+    all.sort_by_key(|(e, _)| *e);
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for (_, p) in all {
+        p.to_array().map(f32::to_bits).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+#[test]
+fn flyers_move_the_same_on_one_and_two_threads() {
+    let run = |threads: usize| {
+        let mut app =
+            headless_app_with_threads(60.0, 3, SteeringSettings::default(), Some(threads));
+        let leader = app
+            .world_mut()
+            .spawn((SteeringFlyer, FlyerBehavior::Wander))
+            .id();
+        for i in 0..3000 {
+            let at = Vec3::new(
+                (i % 30) as f32 * 20.0,
+                (i / 900) as f32 * 20.0,
+                ((i / 30) % 30) as f32 * 20.0,
+            );
+            let behavior = match i % 4 {
+                0 => FlyerBehavior::Wander,
+                1 => FlyerBehavior::Pursue(FlyerTarget::Entity(leader)),
+                2 => FlyerBehavior::OffsetPursuit {
+                    leader: FlyerTarget::Entity(leader),
+                    offset: Vec3::new(-40.0, 20.0, 10.0),
+                },
+                _ => FlyerBehavior::Graze(FlyerTarget::Entity(leader)),
+            };
+            app.world_mut()
+                .spawn((SteeringFlyer, behavior, FlyerPosition(at)));
+        }
+        run_steps(&mut app, 120, |_| {});
+        flyers_hash(&mut app)
+    };
+    assert_eq!(run(1), run(2));
+}
+
+/// Floats as a game's bugs make them.
+fn hostile() -> impl Strategy<Value = f32> + Clone {
+    prop_oneof![
+        4 => -1500.0f32..1500.0,
+        1 => Just(0.0f32),
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(f32::NEG_INFINITY),
+        1 => Just(1e30f32),
+        1 => Just(-f32::MAX),
+    ]
+}
+
+fn hostile_vec3() -> impl Strategy<Value = Vec3> + Clone {
+    (hostile(), hostile(), hostile()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+/// One flyer of a hostile world: its state, its limits, its parameters and
+/// what it does (a behavior kind, toward a point or another flyer).
+#[derive(Clone, Debug)]
+struct FlyerSpec {
+    pos: Vec3,
+    vel: Vec3,
+    attitude: (Vec3, Vec3),
+    flight: [f32; 5],
+    params: [f32; 5],
+    kind: u8,
+    point: Vec3,
+    other: Option<usize>,
+}
+
+fn flyer_spec() -> impl Strategy<Value = FlyerSpec> {
+    (
+        (
+            hostile_vec3(),
+            hostile_vec3(),
+            (hostile_vec3(), hostile_vec3()),
+        ),
+        (
+            proptest::array::uniform5(hostile()),
+            proptest::array::uniform5(hostile()),
+        ),
+        (0u8..12, hostile_vec3(), proptest::option::of(0usize..16)),
+    )
+        .prop_map(
+            |((pos, vel, attitude), (flight, params), (kind, point, other))| FlyerSpec {
+                pos,
+                vel,
+                attitude,
+                flight,
+                params,
+                kind,
+                point,
+                other,
+            },
+        )
+}
+
+fn flyer_behavior(kind: u8, target: FlyerTarget, point: Vec3) -> FlyerBehavior {
+    match kind {
+        0 => FlyerBehavior::Seek(target),
+        1 => FlyerBehavior::Arrive(target),
+        2 => FlyerBehavior::Flee(target),
+        3 => FlyerBehavior::Pursue(target),
+        4 => FlyerBehavior::Evade(target),
+        5 => FlyerBehavior::Wander,
+        6 => FlyerBehavior::Graze(target),
+        7 => FlyerBehavior::OffsetPursuit {
+            leader: target,
+            offset: point,
+        },
+        8 => FlyerBehavior::FollowLeader {
+            leader: target,
+            behind: point.x,
+        },
+        9 => FlyerBehavior::Interpose(target, FlyerTarget::Point(point)),
+        10 => FlyerBehavior::Blend(vec![
+            Weighted::new(point.y, FlyerBehavior::Wander),
+            Weighted::new(point.z, FlyerBehavior::Flee(target)),
+        ]),
+        _ => FlyerBehavior::Idle,
+    }
+}
+
+/// Every flyer's state finite, its attitude two unit vectors square to
+/// each other, its transform finite.
+fn assert_flyers_sane(app: &mut App) -> Result<(), TestCaseError> {
+    let mut flyers = app.world_mut().query::<(
+        Entity,
+        &FlyerPosition,
+        &FlyerVelocity,
+        &FlyerAttitude,
+        &Transform,
+    )>();
+    for (e, pos, vel, attitude, transform) in flyers.iter(app.world()) {
+        prop_assert!(pos.is_finite() && vel.is_finite(), "{e}: {pos:?} {vel:?}");
+        prop_assert!(
+            attitude.forward.is_normalized() && attitude.up.is_normalized(),
+            "{e}: {attitude:?}"
+        );
+        prop_assert!(
+            attitude.forward.dot(attitude.up).abs() < 1e-3,
+            "{e}: {attitude:?}"
+        );
+        prop_assert!(transform.is_finite(), "{e}: {transform:?}");
+    }
+    Ok(())
+}
+
+fn run_hostile_flyers(specs: Vec<FlyerSpec>, poison: Vec3) -> Result<(), TestCaseError> {
+    let mut app = headless_app(60.0, 1, SteeringSettings::default());
+    let mut flyers = Vec::new();
+    for spec in &specs {
+        let [min_speed, max_climb, max_dive, bank_gravity, bank_half_life] = spec.flight;
+        let [max_speed, max_force, response_time, mass, max_turn_rate] = spec.params;
+        let target = match spec.other.filter(|i| *i < flyers.len()) {
+            Some(i) => FlyerTarget::Entity(flyers[i]),
+            None => FlyerTarget::Point(spec.point),
+        };
+        let flyer = app
+            .world_mut()
+            .spawn((
+                SteeringFlyer,
+                flyer_behavior(spec.kind, target, spec.point),
+                FlyerPosition(spec.pos),
+                FlyerVelocity(spec.vel),
+                FlyerAttitude(Attitude {
+                    forward: spec.attitude.0,
+                    up: spec.attitude.1,
+                }),
+                FlightParams(Flight {
+                    min_speed,
+                    max_climb,
+                    max_dive,
+                    bank_gravity,
+                    bank_half_life,
+                }),
+                SteeringParams {
+                    max_speed,
+                    max_force,
+                    response_time,
+                    mass,
+                    max_turn_rate,
+                    ..default()
+                },
+            ))
+            .id();
+        flyers.push(flyer);
+    }
+    for step in 0..40 {
+        run_steps(&mut app, 1, |_| {});
+        assert_flyers_sane(&mut app)?;
+        // Midway, a game's bug: the first flyer poisoned, the last despawned.
+        if step == 20 && !flyers.is_empty() {
+            let first = flyers[0];
+            app.world_mut()
+                .entity_mut(first)
+                .insert((FlyerPosition(poison), FlyerVelocity(poison)));
+            let last = *flyers.last().unwrap();
+            app.world_mut().despawn(last);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn hostile_flyers_never_panic_or_spread_nan() {
+    let world = || {
+        (
+            proptest::collection::vec(flyer_spec(), 0..16),
+            hostile_vec3(),
+        )
+    };
+    crate::support::fuzz_with_fixed_seed(64, 11, world, |(specs, poison)| {
+        run_hostile_flyers(specs, poison)
+    });
+}
