@@ -167,10 +167,12 @@ impl Attitude {
     /// assert!((climbing.up - Vec3::new(-1.0, 1.0, 0.0).normalize()).length() < 1e-6);
     /// ```
     pub fn new(forward: Vec3, up: Vec3) -> Self {
-        let forward = match direction(finite_or_zero(forward)) {
-            Vec3::ZERO => Vec3::X,
-            forward => forward,
-        };
+        Self::square(unit_or(forward, Vec3::X), up)
+    }
+
+    /// [`new`](Self::new) for a `forward` already a unit vector.
+    #[inline]
+    fn square(forward: Vec3, up: Vec3) -> Self {
         Self {
             forward,
             up: up_square_to(forward, finite_or_zero(up)),
@@ -192,6 +194,19 @@ impl Attitude {
     }
 }
 
+/// `v` if it is a unit vector, else its direction, else `fallback`: the
+/// normalization skipped for the vectors that need none (a heading).
+#[inline]
+fn unit_or(v: Vec3, fallback: Vec3) -> Vec3 {
+    if v.is_normalized() {
+        return v;
+    }
+    match direction(finite_or_zero(v)) {
+        Vec3::ZERO => fallback,
+        unit => unit,
+    }
+}
+
 /// The unit vector nearest `up` square to the unit vector `forward`: the
 /// world's up if `up` has no part square to it, and the up of `forward`'s
 /// own frame if that has none either (flying straight up or down).
@@ -199,11 +214,15 @@ fn up_square_to(forward: Vec3, up: Vec3) -> Vec3 {
     // `(forward × up) × forward`, `up`'s part square to `forward`: from
     // cross products, which, unlike `up - forward * dot`, lose nothing when
     // the two are nearly parallel.
-    [up, Vec3::Y]
-        .into_iter()
-        .map(|up| direction(forward.cross(up).cross(forward)))
-        .find(|up| *up != Vec3::ZERO)
-        .unwrap_or_else(|| forward.cross(Vec3::left_of(forward)))
+    let square = direction(forward.cross(up).cross(forward));
+    if square != Vec3::ZERO {
+        return square;
+    }
+    let level = direction(forward.cross(Vec3::Y).cross(forward));
+    if level != Vec3::ZERO {
+        return level;
+    }
+    forward.cross(Vec3::left_of(forward))
 }
 
 /// A flyer's attitude after a step: facing `forward` (its new heading),
@@ -230,31 +249,90 @@ pub fn bank(
     flight: &Flight,
     dt: f32,
 ) -> Attitude {
-    let forward = match direction(finite_or_zero(forward)) {
-        Vec3::ZERO => attitude.forward,
-        forward => forward,
-    };
-    let up = finite_or_zero(attitude.up);
-    // (NaN is not moving either.)
-    if speed.is_nan() || speed <= HEADING_MIN_SPEED {
-        // Unchanged to the bit, if it was an attitude at all.
-        let square = attitude.up.is_normalized() && forward.dot(attitude.up).abs() < 1e-5;
-        return if forward == attitude.forward && square {
-            attitude
-        } else {
-            Attitude::new(forward, up)
-        };
+    flight.step(dt).bank(attitude, forward, accel, speed)
+}
+
+/// A [`Flight`] for one step of `dt`: what every flyer of that flight
+/// shares that step, worked out once (the roll's share of the way, a power
+/// of two).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlightStep {
+    /// The flight.
+    pub flight: Flight,
+    /// The step, in seconds (sane: finite, 0 or more).
+    pub dt: f32,
+    /// The share of the way to its banked place the up moves in the step.
+    pub share: f32,
+}
+
+impl Flight {
+    /// This flight for a step of `dt`.
+    pub fn step(&self, dt: f32) -> FlightStep {
+        let dt = sanitize_dt(dt);
+        FlightStep {
+            flight: *self,
+            dt,
+            share: follow_share(dt, self.bank_half_life),
+        }
     }
-    let accel = finite_or_zero(accel);
-    let lateral = accel - forward * accel.dot(forward);
-    let gravity = flight.bank_gravity;
-    let target = if gravity > 0.0 && gravity.is_finite() {
-        direction(finite_or_zero(Vec3::Y * gravity + lateral))
-    } else {
-        Vec3::Y
-    };
-    let share = follow_share(dt, flight.bank_half_life);
-    Attitude::new(forward, up.lerp(target, share))
+}
+
+impl FlightStep {
+    /// [`bank`], with the share worked out.
+    #[inline]
+    pub fn bank(&self, attitude: Attitude, forward: Vec3, accel: Vec3, speed: f32) -> Attitude {
+        let forward = unit_or(forward, attitude.forward);
+        let up = finite_or_zero(attitude.up);
+        // (NaN is not moving either.)
+        if speed.is_nan() || speed <= HEADING_MIN_SPEED {
+            // Unchanged to the bit, if it was an attitude at all.
+            let square = attitude.up.is_normalized() && forward.dot(attitude.up).abs() < 1e-5;
+            return if forward == attitude.forward && square {
+                attitude
+            } else {
+                Attitude::new(forward, up)
+            };
+        }
+        let accel = finite_or_zero(accel);
+        let lateral = accel - forward * accel.dot(forward);
+        let gravity = self.flight.bank_gravity;
+        let target = if gravity > 0.0 && gravity.is_finite() {
+            direction(finite_or_zero(Vec3::Y * gravity + lateral))
+        } else {
+            Vec3::Y
+        };
+        Attitude::square(forward, up.lerp(target, self.share))
+    }
+
+    /// [`step_flyer`], with the share worked out.
+    #[inline]
+    pub fn flyer(
+        &self,
+        agent: Kinematics<Vec3>,
+        attitude: Attitude,
+        steering: Vec3,
+        vehicle: Vehicle,
+    ) -> (Kinematics<Vec3>, Attitude) {
+        let dt = self.dt;
+        let (mut next, mut forward) = step_vehicle(agent, attitude.forward, steering, vehicle, dt);
+        if dt == 0.0 {
+            return (next, Attitude::new(forward, attitude.up));
+        }
+        let flight = &self.flight;
+        if flight.limits() {
+            let vel = flight.limit(next.vel, forward, vehicle.limits.max_speed);
+            if vel != next.vel {
+                next = Kinematics {
+                    pos: finite_or_zero(finite_or_zero(agent.pos) + vel * dt),
+                    vel,
+                };
+                forward = heading(vel, forward);
+            }
+        }
+        let accel = (next.vel - finite_or_zero(agent.vel)) / dt;
+        let attitude = self.bank(attitude, forward, accel, next.vel.length());
+        (next, attitude)
+    }
 }
 
 /// One step of a flyer: the model's step on `Vec3`
@@ -282,22 +360,5 @@ pub fn step_flyer(
     flight: &Flight,
     dt: f32,
 ) -> (Kinematics<Vec3>, Attitude) {
-    let (mut next, mut forward) = step_vehicle(agent, attitude.forward, steering, vehicle, dt);
-    let dt = sanitize_dt(dt);
-    if dt == 0.0 {
-        return (next, Attitude::new(forward, attitude.up));
-    }
-    if flight.limits() {
-        let vel = flight.limit(next.vel, forward, vehicle.limits.max_speed);
-        if vel != next.vel {
-            next = Kinematics {
-                pos: finite_or_zero(finite_or_zero(agent.pos) + vel * dt),
-                vel,
-            };
-            forward = heading(vel, forward);
-        }
-    }
-    let accel = (next.vel - finite_or_zero(agent.vel)) / dt;
-    let attitude = bank(attitude, forward, accel, next.vel.length(), flight, dt);
-    (next, attitude)
+    flight.step(dt).flyer(agent, attitude, steering, vehicle)
 }

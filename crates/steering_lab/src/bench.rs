@@ -62,6 +62,86 @@ pub fn critters_mix_app(n: usize, seed: u64, threads: Option<usize>) -> App {
     app
 }
 
+/// The Critters mix flown: `n` flyers, each of seek, arrive, pursue,
+/// wander and graze in turn, at random places in a box (0..1000, 0..700,
+/// 0..-700), still, each wandering along its own random direction, round
+/// a target circling (500, 350, -350) at 144 px/s, tilted out of every
+/// axis plane. Flyers keep no trail; warmed up as the walkers' mix is.
+pub fn flyers_mix_app(n: usize, seed: u64, threads: Option<usize>) -> App {
+    let mut app = headless_app_with_threads(BENCH_HZ, seed, SteeringSettings::critters(), threads);
+    app.add_systems(
+        FixedUpdate,
+        circle_flying_target.before(SteeringSystems::Prepare),
+    );
+    let world = app.world_mut();
+    let mouse = world
+        .spawn((
+            CirclingFlyer,
+            FlyerPosition::default(),
+            FlyerVelocity::default(),
+        ))
+        .id();
+    let target = FlyerTarget::Entity(mouse);
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+    let flyers: Vec<_> = (0..n)
+        .map(|i| {
+            let behavior = match i % KINDS {
+                0 => FlyerBehavior::Seek(target),
+                1 => FlyerBehavior::Arrive(target),
+                2 => FlyerBehavior::Pursue(target),
+                3 => FlyerBehavior::Wander,
+                _ => FlyerBehavior::Graze(target),
+            };
+            let mut random = |range: std::ops::Range<f32>| rng.random_range(range);
+            let at = Vec3::new(random(0.0..1000.0), random(0.0..700.0), random(-700.0..0.0));
+            let heading = Vec3::new(random(-1.0..1.0), random(-1.0..1.0), random(-1.0..1.0));
+            (
+                SteeringFlyer,
+                behavior,
+                FlyerPosition(at),
+                WanderDirection(heading.normalize_or(Vec3::X)),
+            )
+        })
+        .collect();
+    world.spawn_batch(flyers);
+    run_steps(&mut app, 120, |_| {});
+    app
+}
+
+/// The flyers' mix's target: the walkers' circle, tilted out of every
+/// axis plane, its velocity set with its place.
+#[derive(Component)]
+struct CirclingFlyer;
+
+fn circle_flying_target(
+    time: Res<Time>,
+    mut targets: Query<(&mut FlyerPosition, &mut FlyerVelocity), With<CirclingFlyer>>,
+) {
+    let tilt = Quat::from_euler(EulerRot::XYZ, 0.5, 0.3, 0.2);
+    let centre = Vec3::new(500.0, 350.0, -350.0);
+    let (radius, speed) = (150.0, 144.0);
+    let angle = time.elapsed_secs() * speed / radius;
+    for (mut pos, mut vel) in &mut targets {
+        pos.0 = centre + tilt * Vec3::new(angle.cos(), -angle.sin(), 0.0) * radius;
+        vel.0 = tilt * Vec3::new(-angle.sin(), -angle.cos(), 0.0) * speed;
+    }
+}
+
+/// A hash of every flyer's position, bit for bit, in the flyers' order.
+pub fn flyer_positions_hash(app: &mut App) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut query = app
+        .world_mut()
+        .query_filtered::<(Entity, &FlyerPosition), With<SteeringFlyer>>();
+    let mut all: Vec<(Entity, Vec3)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
+    all.sort_by_key(|(e, _)| *e);
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for (_, p) in all {
+        p.to_array().map(f32::to_bits).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
 /// [`critters_mix_app`] without the plugin, and so without agents: the
 /// same task pools, the same fixed step, the same target circling. What
 /// the plugin costs beyond it is its fixed cost.

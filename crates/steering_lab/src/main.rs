@@ -54,6 +54,10 @@ enum Command {
         /// How many obstacles the level has (at most 1,024).
         #[arg(long, default_value_t = 1_000, requires = "level")]
         obstacles: usize,
+        /// Time the Critters mix flown, by flyers in 3D, instead
+        /// (`steering_lab::bench::flyers_mix_app`).
+        #[arg(long, conflicts_with_all = ["flock", "level", "plain", "empty"])]
+        flyers: bool,
         /// Time the plain-Rust loop of the same math instead of the plugin
         /// (one thread, no ECS): the floor for the ECS's overhead.
         #[arg(long)]
@@ -481,6 +485,7 @@ fn main() -> ExitCode {
             flock,
             level,
             obstacles,
+            flyers,
             plain,
             stages,
             empty,
@@ -488,10 +493,11 @@ fn main() -> ExitCode {
             seed,
         } => {
             use steering_lab::bench;
-            let workload = match (flock, level, empty) {
-                (true, _, _) => "flock",
-                (_, true, _) => "level",
-                (_, _, true) => "empty",
+            let workload = match (flock, level, empty, flyers) {
+                (true, ..) => "flock",
+                (_, true, ..) => "level",
+                (_, _, true, _) => "empty",
+                (.., true) => "critters flown",
                 _ => "critters",
             };
             let mut line = json!({
@@ -526,6 +532,8 @@ fn main() -> ExitCode {
                 } else if level {
                     line["obstacles"] = json!(obstacles.min(1024));
                     bench::level_app(agents, obstacles, seed, threads)
+                } else if flyers {
+                    bench::flyers_mix_app(agents, seed, threads)
                 } else {
                     bench::critters_mix_app(agents, seed, threads)
                 };
@@ -539,7 +547,12 @@ fn main() -> ExitCode {
                         json!(bench::per_agent_step(after - before, 1, steps) / 1000.0);
                 }
                 line["ns_per_agent_step"] = json!(ns);
-                line["positions_hash"] = json!(format!("{:016x}", bench::positions_hash(&mut app)));
+                let hash = if flyers {
+                    bench::flyer_positions_hash(&mut app)
+                } else {
+                    bench::positions_hash(&mut app)
+                };
+                line["positions_hash"] = json!(format!("{hash:016x}"));
                 if flock {
                     line["mean_neighbors"] = json!(bench::mean_neighbors(&mut app));
                 }
