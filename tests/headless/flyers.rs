@@ -474,3 +474,54 @@ fn hostile_flyers_never_panic_or_spread_nan() {
         run_hostile_flyers(specs, poison)
     });
 }
+
+/// As a game in metres runs it: the plugins in `Update`, frames of 0 to
+/// 50 ms, nothing set but the unit. The flight's defaults are in metres
+/// (gravity 9.81 m/s²), so a turn rolls the flyer as deep as in pixels
+/// (with the pixels' 392 px/s², a turn at 9.5 m/s² would roll it 1.4°), and
+/// it gets where it is sent.
+#[test]
+fn a_flyer_in_metres_in_update_banks_as_in_pixels_and_arrives() {
+    use bevy::time::TimeUpdateStrategy;
+    use std::time::Duration;
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        SteeringPlugins::new(Update).with_length_unit(1.0),
+    ));
+    // Going +x at its top speed, sent to a point on its left: a hard left
+    // turn, then an arrival.
+    let goal = Vec3::new(0.0, 2.0, -15.0);
+    let flyer = app
+        .world_mut()
+        .spawn((
+            SteeringFlyer,
+            FlyerBehavior::Arrive(FlyerTarget::Point(goal)),
+            FlyerVelocity(Vec3::X * 5.5),
+        ))
+        .id();
+    let flight = app.world().get::<FlightParams>(flyer).unwrap().0;
+    assert!((flight.bank_gravity - 9.81).abs() < 1e-4, "{flight:?}");
+    let mut deepest = 0.0f32;
+    for frame in 0..1500 {
+        let ms = [0, 16, 50, 7, 33][frame % 5];
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            ms,
+        )));
+        app.update();
+        let attitude = app.world().get::<FlyerAttitude>(flyer).unwrap();
+        assert!(attitude.forward.is_finite() && attitude.up.is_finite());
+        deepest = deepest.max(attitude.roll().abs());
+    }
+    assert!(
+        deepest > 15f32.to_radians(),
+        "rolled at most {}°",
+        deepest.to_degrees()
+    );
+    let at = app.world().get::<FlyerPosition>(flyer).unwrap().0;
+    assert!(
+        at.distance(goal) < 0.05,
+        "{} m from its goal",
+        at.distance(goal)
+    );
+}
