@@ -251,19 +251,6 @@ fn walkers_and_flyers_share_a_world_and_walkers_move_as_alone() {
     );
 }
 
-/// A hash of every flyer's position, bit for bit, in the flyers' order.
-fn flyers_hash(app: &mut App) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut query = app.world_mut().query::<(Entity, &FlyerPosition)>();
-    let mut all: Vec<(Entity, Vec3)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
-    all.sort_by_key(|(e, _)| *e);
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    for (_, p) in all {
-        p.to_array().map(f32::to_bits).hash(&mut hasher);
-    }
-    hasher.finish()
-}
-
 #[test]
 fn flyers_move_the_same_on_one_and_two_threads() {
     let run = |threads: usize| {
@@ -292,26 +279,18 @@ fn flyers_move_the_same_on_one_and_two_threads() {
                 .spawn((SteeringFlyer, behavior, FlyerPosition(at)));
         }
         run_steps(&mut app, 120, |_| {});
-        flyers_hash(&mut app)
+        steering_test_support::flyer_positions_hash(&mut app)
     };
     assert_eq!(run(1), run(2));
 }
 
-/// Floats as a game's bugs make them.
-fn hostile() -> impl Strategy<Value = f32> + Clone {
-    prop_oneof![
-        4 => -1500.0f32..1500.0,
-        1 => Just(0.0f32),
-        1 => Just(f32::NAN),
-        1 => Just(f32::INFINITY),
-        1 => Just(f32::NEG_INFINITY),
-        1 => Just(1e30f32),
-        1 => Just(-f32::MAX),
-    ]
-}
-
 fn hostile_vec3() -> impl Strategy<Value = Vec3> + Clone {
-    (hostile(), hostile(), hostile()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    (
+        crate::support::hostile(),
+        crate::support::hostile(),
+        crate::support::hostile(),
+    )
+        .prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
 
 /// One flyer of a hostile world: its state, its limits, its parameters and
@@ -336,8 +315,8 @@ fn flyer_spec() -> impl Strategy<Value = FlyerSpec> {
             (hostile_vec3(), hostile_vec3()),
         ),
         (
-            proptest::array::uniform5(hostile()),
-            proptest::array::uniform5(hostile()),
+            proptest::array::uniform5(crate::support::hostile()),
+            proptest::array::uniform5(crate::support::hostile()),
         ),
         (0u8..12, hostile_vec3(), proptest::option::of(0usize..16)),
     )

@@ -15,20 +15,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use steering_test_support::{headless_app, run_steps};
 
-/// Floats as a game's bugs make them.
-fn hostile() -> impl Strategy<Value = f32> + Clone {
-    prop_oneof![
-        4 => -1500.0f32..1500.0,
-        1 => Just(0.0f32),
-        1 => Just(f32::NAN),
-        1 => Just(f32::INFINITY),
-        1 => Just(f32::NEG_INFINITY),
-        1 => Just(1e30f32),
-        1 => Just(-1e30f32),
-        1 => Just(f32::MAX),
-        1 => Just(-1e-30f32),
-    ]
-}
+use crate::support::hostile;
 
 fn vec2() -> impl Strategy<Value = Vec2> + Clone {
     (hostile(), hostile()).prop_map(|(x, y)| Vec2::new(x, y))

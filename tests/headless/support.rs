@@ -161,3 +161,19 @@ pub fn fuzz_with_fixed_seed<S>(
         panic!("{error}");
     }
 }
+
+/// Floats as a game's bugs make them.
+pub fn hostile() -> impl proptest::strategy::Strategy<Value = f32> + Clone {
+    use proptest::prelude::*;
+    prop_oneof![
+        4 => -1500.0f32..1500.0,
+        1 => Just(0.0f32),
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(f32::NEG_INFINITY),
+        1 => Just(1e30f32),
+        1 => Just(-1e30f32),
+        1 => Just(f32::MAX),
+        1 => Just(-1e-30f32),
+    ]
+}

@@ -127,21 +127,6 @@ fn circle_flying_target(
     }
 }
 
-/// A hash of every flyer's position, bit for bit, in the flyers' order.
-pub fn flyer_positions_hash(app: &mut App) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut query = app
-        .world_mut()
-        .query_filtered::<(Entity, &FlyerPosition), With<SteeringFlyer>>();
-    let mut all: Vec<(Entity, Vec3)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
-    all.sort_by_key(|(e, _)| *e);
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    for (_, p) in all {
-        p.to_array().map(f32::to_bits).hash(&mut hasher);
-    }
-    hasher.finish()
-}
-
 /// [`critters_mix_app`] without the plugin, and so without agents: the
 /// same task pools, the same fixed step, the same target circling. What
 /// the plugin costs beyond it is its fixed cost.
@@ -582,7 +567,7 @@ pub fn mean_neighbors(app: &mut App) -> f64 {
     pairs as f64 / positions.len().max(1) as f64
 }
 
-pub use steering_test_support::positions_hash;
+pub use steering_test_support::{flyer_positions_hash, positions_hash};
 
 /// Wall time spent in each stage of [`SteeringSystems`], summed over the
 /// steps since [`time_stages`] was called: a profile of the plugin's step

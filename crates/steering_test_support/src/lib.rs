@@ -110,3 +110,19 @@ pub fn positions_hash(app: &mut App) -> u64 {
     }
     hasher.finish()
 }
+
+/// [`positions_hash`] for flyers: every flyer's position, bit for bit, in
+/// the flyers' order.
+pub fn flyer_positions_hash(app: &mut App) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut query = app
+        .world_mut()
+        .query_filtered::<(Entity, &FlyerPosition), With<SteeringFlyer>>();
+    let mut all: Vec<(Entity, Vec3)> = query.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
+    all.sort_by_key(|(e, _)| *e);
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for (_, p) in all {
+        p.to_array().map(f32::to_bits).hash(&mut hasher);
+    }
+    hasher.finish()
+}
