@@ -504,3 +504,37 @@ fn a_flyer_in_metres_in_update_banks_as_in_pixels_and_arrives() {
         at.distance(goal)
     );
 }
+
+/// A game writes its orders every frame, often the same: a flyer whose
+/// behavior (and flight) are inserted anew each frame flies exactly as one
+/// left alone, wandering or pursuing.
+#[test]
+fn orders_written_every_frame_change_nothing() {
+    for behavior in [
+        FlyerBehavior::Wander,
+        FlyerBehavior::Pursue(FlyerTarget::Point(Vec3::new(300.0, 200.0, -100.0))),
+    ] {
+        let run = |rewrite: bool| {
+            let mut app = app(60.0);
+            let flyer = app
+                .world_mut()
+                .spawn((
+                    SteeringFlyer,
+                    behavior.clone(),
+                    FlyerVelocity(Vec3::X * 50.0),
+                ))
+                .id();
+            let mut path = Vec::new();
+            run_steps(&mut app, 240, |world| {
+                if rewrite {
+                    world
+                        .entity_mut(flyer)
+                        .insert((behavior.clone(), FlightParams::default()));
+                }
+                path.push(world.get::<FlyerPosition>(flyer).unwrap().0);
+            });
+            path
+        };
+        assert_eq!(run(false), run(true), "{behavior:?}");
+    }
+}
