@@ -188,6 +188,7 @@ fn the_cli_prints_one_json_object_with_exactly_the_fields() {
             "max_speed",
             "max_turn_rate_deg_s",
             "min_clearance_px",
+            "off_plane_px",
             "overshoot_px",
             "reach_s",
             "reached",
@@ -201,6 +202,48 @@ fn the_cli_prints_one_json_object_with_exactly_the_fields() {
     let overshoot = json["overshoot_px"].as_f64().unwrap();
     assert!((overshoot - 64.0).abs() < 2.0, "{overshoot}");
     assert_eq!(json["steps"], 900);
+    // Walked, it never leaves its plane: there is none to leave.
+    assert!(json["off_plane_px"].is_null());
+}
+
+#[test]
+fn the_cli_flies_a_scenario_along_an_axis_and_says_what_is_wrong_with_one() {
+    let args = [
+        "scenario",
+        "--behavior",
+        "arrive",
+        "--slow-radius",
+        "50",
+        "--seconds",
+        "8",
+    ];
+    let (code, out, err) = lab(&[&args[..], &["--fly", "1,1,1", "--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    // The model's 21 px, flown along the diagonal, in its plane.
+    let overshoot = json["overshoot_px"].as_f64().unwrap();
+    assert!((overshoot - 21.0).abs() < 1.0, "{overshoot}");
+    assert!(json["off_plane_px"].as_f64().unwrap() < 0.01);
+    let (code, _, err) = lab(&[&args[..], &["--fly", "0,0,0"]].concat());
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--fly: must be an axis of some length"),
+        "{err}"
+    );
+    let (code, _, err) = lab(&[
+        "scenario",
+        "--behavior",
+        "path",
+        "--path",
+        "0,0;100,0",
+        "--fly",
+        "1,0,0",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--fly: flyers fly the behaviors toward a target"),
+        "{err}"
+    );
 }
 
 #[test]
