@@ -538,3 +538,39 @@ fn orders_written_every_frame_change_nothing() {
         assert_eq!(run(false), run(true), "{behavior:?}");
     }
 }
+
+/// A flyer with nothing but a [`FlyerFollowPath`] flies a looped course
+/// through rings in the air, at 60 and 144 Hz: a whole lap, never far off
+/// the course.
+#[test]
+fn a_flyer_follows_a_looped_course_through_the_air() {
+    let course = std::sync::Arc::new(FlyerPath::new(
+        [
+            Vec3::ZERO,
+            Vec3::new(400.0, 100.0, 0.0),
+            Vec3::new(400.0, 200.0, -400.0),
+            Vec3::new(0.0, 100.0, -400.0),
+        ],
+        true,
+    ));
+    for hz in RATES {
+        let mut app = app(hz);
+        let flyer = app
+            .world_mut()
+            .spawn(FlyerFollowPath::new(course.clone(), 20.0))
+            .id();
+        let mut farthest = 0.0f32;
+        run_steps(&mut app, (hz * 12.0) as u64, |world| {
+            let at = world.get::<FlyerPosition>(flyer).unwrap().0;
+            farthest = farthest.max(course.distance(at));
+        });
+        let follow = app.world().get::<FlyerFollowPath>(flyer).unwrap();
+        assert!(
+            follow.laps() >= 1,
+            "{hz} Hz: cursor at {} of {}",
+            follow.cursor,
+            course.length()
+        );
+        assert!(farthest < 40.0, "{hz} Hz: {farthest} px off the course");
+    }
+}
