@@ -39,7 +39,8 @@ fn display_available() -> bool {
 }
 
 /// Runs a shell `script` under a fresh Xvfb display, with `$CRITTERS`,
-/// `$BOIDS`, `$HERD`, `$LEVEL` and `$CROWD` set to the demos.
+/// `$BOIDS`, `$HERD`, `$FLOCK3D`, `$LEVEL`, `$CROWD` and `$PHYSICS` set to
+/// the demos.
 fn under_xvfb(script: &str) {
     // One demo at a time: software rendering takes both cores, and demos
     // run side by side see their cursors late and their frames stall.
@@ -61,6 +62,7 @@ fn under_xvfb(script: &str) {
         .env("CRITTERS", example("critters"))
         .env("BOIDS", example("boids"))
         .env("HERD", example("herd_3d"))
+        .env("FLOCK3D", example("flock_3d"))
         .env("LEVEL", example("level"))
         .env("CROWD", example("crowd"))
         .env("PHYSICS", example("physics"))
@@ -364,6 +366,86 @@ fn the_3d_herd_is_drawn_on_the_ground_and_moves_there() {
         moved += (travelled > 2.0) as usize;
     }
     assert!(moved >= 55, "only {moved} of 60 agents moved 2 m in 4 s");
+}
+
+/// The 3D flock for 5 s: its birds are drawn beside the docked panel (none
+/// of their color in the panel's strip), the camera shows most of them and
+/// the hawk; they fly in 3D (spread over more than 3 m of height) and in
+/// flocks (a bird's neighbors within 3.5 m fly its way: their mean
+/// direction's length, over all birds, above 0.8; headed every way it
+/// would be near 0.1).
+#[test]
+fn the_3d_flock_flies_in_flocks_beside_its_panel() {
+    if !display_available() {
+        return;
+    }
+    let (shot, report) = (temp_path("flock3d.png"), temp_path("flock3d.json"));
+    under_xvfb(&format!(
+        "\"$FLOCK3D\" --seed 3 --seconds 5 --screenshot '{}' --report '{}'",
+        shot.display(),
+        report.display()
+    ));
+    let (width, height, pixels) = read_png(&shot);
+    assert_eq!((width, height), (1260, 700));
+    let (bird, hawk) = ([150, 190, 240], [230, 60, 50]);
+    let seen = |color, beside: bool| {
+        pixels
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| (*i as u32 % width < 1000) == beside && close(**p, color, 8))
+            .count()
+    };
+    let (birds_drawn, hawk_drawn) = (seen(bird, true), seen(hawk, true));
+    eprintln!("flock 3D: birds {birds_drawn} px, hawk {hawk_drawn} px");
+    assert!(birds_drawn >= 5_000, "the birds cover {birds_drawn} px");
+    assert!(hawk_drawn >= 20, "the hawk covers {hawk_drawn} px");
+    assert_eq!(seen(bird, false), 0, "birds drawn in the panel's strip");
+    let report = read_report(&report);
+    let birds: Vec<([f64; 3], [f64; 3])> = report["birds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let v = |key: &str| std::array::from_fn(|i| b[key][i].as_f64().unwrap());
+            (v("pos"), v("vel"))
+        })
+        .collect();
+    assert_eq!(birds.len(), 1500);
+    let in_view = report["birds_in_view"].as_u64().unwrap();
+    assert!(in_view >= 1000, "the camera shows {in_view} of 1,500 birds");
+    let n = birds.len() as f64;
+    let mean_y = birds.iter().map(|b| b.0[1]).sum::<f64>() / n;
+    let height_spread = (birds.iter().map(|b| (b.0[1] - mean_y).powi(2)).sum::<f64>() / n).sqrt();
+    let unit = |v: [f64; 3]| {
+        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt().max(1e-9);
+        v.map(|c| c / l)
+    };
+    let mut local = 0.0;
+    for (p, v) in &birds {
+        let mut sum = unit(*v);
+        for (q, w) in &birds {
+            let d2: f64 = (0..3).map(|i| (p[i] - q[i]).powi(2)).sum();
+            if d2 > 0.0 && d2 < 3.5 * 3.5 {
+                let w = unit(*w);
+                sum = std::array::from_fn(|i| sum[i] + w[i]);
+            }
+        }
+        let l = (sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]).sqrt();
+        let count = birds
+            .iter()
+            .filter(|(q, _)| (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>() < 3.5 * 3.5)
+            .count();
+        local += l / count as f64;
+    }
+    local /= n;
+    eprintln!(
+        "flock 3D: {in_view} birds in view, height spread {height_spread:.1} m, local alignment {local:.2}"
+    );
+    assert!(
+        height_spread > 3.0,
+        "the birds' heights spread {height_spread} m"
+    );
+    assert!(local > 0.8, "neighbors fly one way: {local}");
 }
 
 /// The 3D herd's debug view lies on the ground where the agents walk: each

@@ -3,6 +3,8 @@
 //! input, walkers and flyers in one world, the same bits on 1 and 2
 //! threads.
 
+use std::f32::consts::TAU;
+
 use bevy::prelude::*;
 use bevy_reynolds::prelude::*;
 use proptest::prelude::*;
@@ -388,7 +390,7 @@ fn assert_flyers_sane(app: &mut App) -> Result<(), TestCaseError> {
 fn run_hostile_flyers(specs: Vec<FlyerSpec>, poison: Vec3) -> Result<(), TestCaseError> {
     let mut app = headless_app(60.0, 1, SteeringSettings::default());
     let mut flyers = Vec::new();
-    for spec in &specs {
+    for (i, spec) in specs.iter().enumerate() {
         let [min_speed, max_climb, max_dive, bank_gravity, bank_half_life] = spec.flight;
         let [max_speed, max_force, response_time, mass, max_turn_rate] = spec.params;
         let target = match spec.other.filter(|i| *i < flyers.len()) {
@@ -423,6 +425,24 @@ fn run_hostile_flyers(specs: Vec<FlyerSpec>, poison: Vec3) -> Result<(), TestCas
                 },
             ))
             .id();
+        if i % 2 == 0 {
+            // Every other one flocks, by rules as hostile as the rest.
+            let rules = FlockParams {
+                separation_radius: spec.point.x,
+                neighbor_radius: spec.point.y,
+                separation_weight: spec.point.z,
+                view_half_angle: Some(bank_gravity),
+                cruise_speed: (i % 4 == 0).then_some(min_speed),
+                ..default()
+            };
+            let flocking = Flocking {
+                max_neighbors: (i % 3 == 0).then_some(spec.kind as usize % 4),
+                ..Flocking::with_rules(rules)
+            };
+            app.world_mut()
+                .entity_mut(flyer)
+                .insert(FlyerFlocking(flocking));
+        }
         flyers.push(flyer);
     }
     for step in 0..40 {
@@ -573,4 +593,286 @@ fn a_flyer_follows_a_looped_course_through_the_air() {
         );
         assert!(farthest < 40.0, "{hz} Hz: {farthest} px off the course");
     }
+}
+
+/// `n` birds flocking (the three rules at a cruise speed of 120 px/s, and
+/// `behavior`) in a ball of `radius` round `center`, each headed its own
+/// way over the sphere (or all along `heading`).
+fn spawn_birds(
+    app: &mut App,
+    n: usize,
+    center: Vec3,
+    radius: f32,
+    heading: Option<Vec3>,
+    behavior: impl Fn() -> FlyerBehavior,
+) {
+    // A golden spiral: spread evenly, the same every run.
+    for i in 0..n {
+        let t = (i as f32 + 0.5) / n as f32;
+        let (polar, turn) = ((1.0 - 2.0 * t).acos(), i as f32 * 2.399_963);
+        let way = Vec3::new(
+            polar.sin() * turn.cos(),
+            polar.cos(),
+            polar.sin() * turn.sin(),
+        );
+        let depth = radius * ((i * 7919) % n) as f32 / n as f32;
+        app.world_mut().spawn((
+            FlyerFlocking(Flocking::boids(120.0)),
+            behavior(),
+            FlyerPosition(center + way * depth),
+            FlyerVelocity(heading.unwrap_or(way.cross(Vec3::Y).normalize_or(Vec3::X)) * 120.0),
+        ));
+    }
+}
+
+/// How far the flock flies one way: the length of the mean of its unit
+/// velocities (1 when all fly alike).
+fn alignment(app: &mut App) -> f32 {
+    let world = app.world_mut();
+    let ways: Vec<Vec3> = world
+        .query_filtered::<&FlyerVelocity, With<FlyerFlocking>>()
+        .iter(world)
+        .map(|v| v.0.normalize_or_zero())
+        .collect();
+    (ways.iter().sum::<Vec3>() / ways.len() as f32).length()
+}
+
+/// The positions of the flock.
+fn bird_positions(app: &mut App) -> Vec<Vec3> {
+    let world = app.world_mut();
+    world
+        .query_filtered::<&FlyerPosition, With<FlyerFlocking>>()
+        .iter(world)
+        .map(|p| p.0)
+        .collect()
+}
+
+/// The share of `birds` in the largest group whose members are linked by
+/// chains of neighbors within `link` px.
+fn largest_group(birds: &[Vec3], link: f32) -> f32 {
+    let mut group = vec![usize::MAX; birds.len()];
+    let mut largest = 0;
+    for start in 0..birds.len() {
+        if group[start] != usize::MAX {
+            continue;
+        }
+        let (mut stack, mut size) = (vec![start], 0);
+        group[start] = start;
+        while let Some(i) = stack.pop() {
+            size += 1;
+            for j in 0..birds.len() {
+                if group[j] == usize::MAX && birds[i].distance(birds[j]) <= link {
+                    group[j] = start;
+                    stack.push(j);
+                }
+            }
+        }
+        largest = largest.max(size);
+    }
+    largest as f32 / birds.len() as f32
+}
+
+/// A flock of flyers headed every way over the sphere comes to fly one way
+/// in a few seconds, in full 3D (it keeps its depth on every axis, and
+/// its birds apart), the same on one thread and two; without the three
+/// rules it does not.
+#[test]
+fn a_flock_of_flyers_aligns_in_3d_on_one_and_two_threads() {
+    let run = |threads: usize, flocking: bool| {
+        let mut app =
+            headless_app_with_threads(60.0, 5, SteeringSettings::default(), Some(threads));
+        spawn_birds(
+            &mut app,
+            400,
+            Vec3::new(0.0, 300.0, 0.0),
+            250.0,
+            None,
+            || FlyerBehavior::Idle,
+        );
+        if !flocking {
+            let world = app.world_mut();
+            let birds: Vec<Entity> = world
+                .query_filtered::<Entity, With<FlyerFlocking>>()
+                .iter(world)
+                .collect();
+            for bird in birds {
+                world.entity_mut(bird).remove::<FlyerFlocking>();
+                world
+                    .entity_mut(bird)
+                    .insert(FlyerFlocking(Flocking::with_rules(FlockParams {
+                        separation_weight: 0.0,
+                        alignment_weight: 0.0,
+                        cohesion_weight: 0.0,
+                        ..default()
+                    })));
+            }
+        }
+        let before = alignment(&mut app);
+        run_steps(&mut app, 600, |_| {});
+        let birds = bird_positions(&mut app);
+        let mean = birds.iter().sum::<Vec3>() / birds.len() as f32;
+        let depth =
+            birds.iter().fold(Vec3::ZERO, |d, p| d + (*p - mean).abs()) / birds.len() as f32;
+        let closest = birds
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| birds[i + 1..].iter().map(move |b| a.distance(*b)))
+            .fold(f32::INFINITY, f32::min);
+        let hash = steering_test_support::flyer_positions_hash(&mut app);
+        (before, alignment(&mut app), depth, closest, hash)
+    };
+    let (before, after, depth, closest, one) = run(1, true);
+    assert!(before < 0.1, "{before}");
+    assert!(after > 0.9, "the flock flies one way: {after}");
+    assert!(
+        depth.min_element() > 20.0,
+        "it keeps its depth on every axis: {depth}"
+    );
+    assert!(closest > 1.0, "its birds stay apart: {closest}");
+    assert_eq!(one, run(2, true).4);
+    let (_, unruled, ..) = run(1, false);
+    assert!(unruled < 0.3, "without the rules it does not: {unruled}");
+}
+
+/// What a hawk flying straight through a flock meets: the closest it came
+/// to a bird, the widest angle round its line (in degrees) with no bird
+/// within 150 px of it as it crossed the flock's middle, and the share of
+/// the flock in one group (neighbors within 70 px) at the end, 4 s after
+/// it left.
+fn hawk_through_flock(evade: bool, n: usize, off_centre: Vec3) -> (f32, f32, f32) {
+    let mut app = app(60.0);
+    let hawk = app
+        .world_mut()
+        .spawn((
+            SteeringFlyer,
+            FlyerBehavior::Seek(FlyerTarget::Point(
+                Vec3::new(-5000.0, 300.0, 0.0) + off_centre,
+            )),
+            FlyerPosition(Vec3::new(700.0, 300.0, 0.0) + off_centre),
+            FlyerVelocity(Vec3::new(-220.0, 0.0, 0.0)),
+        ))
+        .id();
+    let flee = move || match evade {
+        true => FlyerBehavior::Blend(vec![Weighted::new(
+            4.0,
+            FlyerBehavior::Evade(FlyerTarget::Entity(hawk)),
+        )]),
+        false => FlyerBehavior::Idle,
+    };
+    let radius = 160.0 * (n as f32 / 300.0).cbrt();
+    spawn_birds(
+        &mut app,
+        n,
+        Vec3::new(0.0, 300.0, 0.0),
+        radius,
+        Some(Vec3::X),
+        flee,
+    );
+    for bird in bird_entities(&mut app) {
+        // Startled within 90 px.
+        app.world_mut()
+            .get_mut::<SteeringParams>(bird)
+            .unwrap()
+            .panic_radius = 90.0;
+    }
+    let (mut closest, mut gap) = (f32::INFINITY, None);
+    for _ in 0..60 * 6 {
+        run_steps(&mut app, 1, |_| {});
+        let at = app.world().get::<FlyerPosition>(hawk).unwrap().0;
+        let birds = bird_positions(&mut app);
+        closest = birds.iter().map(|b| b.distance(at)).fold(closest, f32::min);
+        let middle = birds.iter().sum::<Vec3>() / birds.len() as f32;
+        if gap.is_none() && at.x <= middle.x {
+            // The widest angle round the hawk's line with no bird within
+            // 150 px of it in it.
+            let mut angles: Vec<f32> = birds
+                .iter()
+                .filter(|b| b.distance(at) < 150.0)
+                .map(|b| (b.z - at.z).atan2(b.y - at.y))
+                .collect();
+            angles.sort_by(f32::total_cmp);
+            let widest = angles
+                .windows(2)
+                .map(|w| w[1] - w[0])
+                .chain(angles.first().zip(angles.last()).map(|(a, b)| a + TAU - b))
+                .fold(0.0f32, f32::max);
+            gap = Some(if angles.is_empty() { TAU } else { widest }.to_degrees());
+        }
+    }
+    (
+        closest,
+        gap.unwrap_or(360.0),
+        largest_group(&bird_positions(&mut app), 70.0),
+    )
+}
+
+fn bird_entities(app: &mut App) -> Vec<Entity> {
+    let world = app.world_mut();
+    world
+        .query_filtered::<Entity, With<FlyerFlocking>>()
+        .iter(world)
+        .collect()
+}
+
+/// A flock evading a hawk that flies through it (each bird weighing the
+/// hawk 4 to the rules' 3.5, startled within 90 px) lets it through with
+/// no bird within 80 px of it, where the same flock not evading lets it
+/// fly into its birds; through the middle, the flock opens round the
+/// hawk's path on every side (no gap round it wider than 90° as it
+/// crosses the middle); and it joins up again behind it. Flocks of 150 to
+/// 600, the hawk through the middle or 50 to 63 px off it.
+#[test]
+fn a_flock_splits_round_a_hawk_and_joins_behind_it() {
+    let paths = [
+        Vec3::ZERO,
+        Vec3::new(0.0, 40.0, -30.0),
+        Vec3::new(0.0, -20.0, 60.0),
+    ];
+    for n in [150, 300, 600] {
+        for off_centre in paths {
+            let case = format!("{n} birds, {off_centre} off the middle");
+            let (closest, gap, together) = hawk_through_flock(true, n, off_centre);
+            assert!(closest > 80.0, "{case}: a bird {closest} px from the hawk");
+            assert!(
+                together >= 0.95,
+                "{case}: {together} of the flock together behind it"
+            );
+            if off_centre == Vec3::ZERO {
+                assert!(gap < 90.0, "{case}: a gap of {gap}° round the hawk");
+                let (blind, ..) = hawk_through_flock(false, n, off_centre);
+                assert!(
+                    blind < 15.0,
+                    "{case}: not evading, the hawk came {blind} px from one"
+                );
+            }
+        }
+    }
+}
+
+/// Ten thousand flyers flocking, spawned on one point, part within two
+/// seconds (half of them at least a separation radius from it), with no
+/// NaN.
+#[test]
+fn ten_thousand_flyers_spawned_on_one_point_part() {
+    let spot = Vec3::new(0.0, 300.0, 0.0);
+    let mut app = app(60.0);
+    for _ in 0..10_000 {
+        app.world_mut().spawn((
+            FlyerFlocking::default(),
+            FlyerBehavior::Idle,
+            FlyerPosition(spot),
+        ));
+    }
+    run_steps(&mut app, 120, |_| {});
+    let mut distances: Vec<f32> = bird_positions(&mut app)
+        .iter()
+        .map(|p| {
+            assert!(p.is_finite(), "{p}");
+            p.distance(spot)
+        })
+        .collect();
+    distances.sort_by(f32::total_cmp);
+    let median = distances[distances.len() / 2];
+    let separation = Flocking::default().rules.separation_radius;
+    assert!(median >= separation, "half within {median} px of the point");
 }

@@ -44,7 +44,9 @@ pub use flight::{
     FlyerForce, FlyerPath, FlyerPosition, FlyerPreviousPosition, FlyerVelocity,
     SteeringFlightPlugin, SteeringFlyer, WanderDirection,
 };
-pub use flocking::{Flocking, NeighborGrid, SteeringFlockingPlugin};
+pub use flocking::{
+    Flocking, FlyerFlocking, FlyerNeighborGrid, NeighborGrid, SteeringFlockingPlugin,
+};
 pub use formation::{
     Formation, FormationPlace, FormationShape, FormationState, InFormation, SteeringFormationPlugin,
 };
@@ -223,8 +225,8 @@ pub mod prelude {
     };
     pub use crate::{
         Attitude, Flight, FlightParams, FlyerAccumulator, FlyerAttitude, FlyerBehavior,
-        FlyerDesiredVelocity, FlyerFollowPath, FlyerForce, FlyerPath, FlyerPosition,
-        FlyerPreviousPosition, FlyerTarget, FlyerVelocity, SteeringFlightPlugin, SteeringFlyer,
-        WanderDirection,
+        FlyerDesiredVelocity, FlyerFlocking, FlyerFollowPath, FlyerForce, FlyerNeighborGrid,
+        FlyerPath, FlyerPosition, FlyerPreviousPosition, FlyerTarget, FlyerVelocity,
+        SteeringFlightPlugin, SteeringFlyer, WanderDirection,
     };
 }

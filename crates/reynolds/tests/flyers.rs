@@ -9,9 +9,11 @@ use rand::{RngExt, SeedableRng};
 use reynolds::behaviors::{arrive, follow_leader, predicted_position, seek, slot_position};
 use reynolds::defaults::{MAX_SPEED, RESPONSE_TIME, WANDER_RATE};
 use reynolds::flight::{Attitude, Flight, step_flyer};
+use reynolds::flock::{FlockParams, FlockSums, FlockView, Flocker, Neighbor};
 use reynolds::math::SteeringVector;
 use reynolds::model::{Kinematics, Limits, Vehicle, limit_turn, steering, step, step_vehicle};
 use reynolds::path::{Polyline, follow_path};
+use reynolds::spatial::{GridAgent, NeighborGrid, OneThread, Tasks, VolumeGrid};
 use reynolds::wander::{wander_step, wander_step_3d};
 
 /// Each axis, both ways, and the diagonals the plane never sees.
@@ -490,4 +492,199 @@ fn a_flyer_keeps_its_least_speed_and_its_climb_and_dive_limits() {
     };
     let v = broken.limit(Vec3::new(1.0, -1.0, 0.0), Vec3::X, MAX_SPEED);
     assert!(v.is_finite() && v.y == 0.0, "{v}");
+}
+
+/// Two threads of the test's own, each taking every other chunk.
+struct TwoThreads;
+
+impl Tasks for TwoThreads {
+    fn threads(&self) -> usize {
+        2
+    }
+
+    fn for_each<C: Send>(&self, chunks: impl Iterator<Item = C>, f: impl Fn(C) + Sync) {
+        let (mut even, mut odd) = (Vec::new(), Vec::new());
+        for (i, chunk) in chunks.enumerate() {
+            if i % 2 == 0 {
+                even.push(chunk)
+            } else {
+                odd.push(chunk)
+            }
+        }
+        std::thread::scope(|scope| {
+            scope.spawn(|| even.into_iter().for_each(&f));
+            odd.into_iter().for_each(&f);
+        });
+    }
+}
+
+/// `n` flyers in a cube of `side`, some on one spot, moving every way.
+fn flyers_in_a_cube(n: u32, side: f32, seed: u64, radius: f32) -> Vec<GridAgent<u32, Vec3>> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut point = |scale: f32| {
+        Vec3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        ) * scale
+    };
+    (0..n)
+        .map(|id| GridAgent {
+            id,
+            // Every tenth on the spot of the one before.
+            position: if id % 10 == 9 {
+                Vec3::splat(side * 0.1)
+            } else {
+                point(side)
+            },
+            velocity: point(200.0),
+            radius: if id % 3 == 0 { radius } else { 0.0 },
+        })
+        .collect()
+}
+
+/// The three rules over the volume grid give each flyer the steering they
+/// give over every other flyer one by one (up to rounding: the grid adds
+/// four lanes at a time), for flocks dense and sparse, of points and of
+/// bodies, seeing all round or in a cone, heeding all or the nearest
+/// few, in boxes of three shapes, on one thread and two (the same bits).
+#[test]
+fn a_flock_in_3d_steers_each_flyer_by_all_its_neighbors() {
+    let cones = [None, Some(2.0)];
+    let mut compared = 0;
+    for (seed, (side, radius)) in [(150.0, 0.0), (400.0, 4.0), (60.0, 2.0)]
+        .into_iter()
+        .enumerate()
+    {
+        for cone in cones {
+            for max_neighbors in [None, Some(5)] {
+                let params = FlockParams {
+                    view_half_angle: cone,
+                    ..FlockParams::default()
+                };
+                let agents = flyers_in_a_cube(300, side, seed as u64, radius);
+                let flocker = Flocker::new(params, 220.0, 0.15, radius, max_neighbors);
+                let mut grid = VolumeGrid::default();
+                grid.take(agents.iter().map(|a| (*a, 0)));
+                let reach = flocker.reach();
+                // Boxes of three shapes; the smallest puts more rows of them
+                // in reach than an agent's runs hold at once.
+                let shape = [Vec3::new(0.25, 0.5, 1.0), Vec3::ONE, Vec3::splat(0.12)][seed];
+                grid.sort(shape * reach, &OneThread);
+                let (mut forces, mut scratch) = (Vec::new(), Vec::new());
+                grid.flock(&[flocker], &OneThread, &mut forces, &mut scratch);
+                let mut on_two = Vec::new();
+                grid.flock(&[flocker], &TwoThreads, &mut on_two, &mut scratch);
+                assert_eq!(format!("{forces:?}"), format!("{on_two:?}"));
+                for agent in &agents {
+                    let slot = grid.slot_of(agent.id).unwrap();
+                    let view =
+                        FlockView::new(&params, agent.velocity).with_body_radius(agent.radius);
+                    let mut near: Vec<Neighbor<Vec3>> = agents
+                        .iter()
+                        .map(|other| Neighbor {
+                            offset: other.position - agent.position,
+                            vel: other.velocity,
+                            radius: other.radius,
+                        })
+                        .collect();
+                    let mut sums = FlockSums::default();
+                    if let Some(limit) = max_neighbors {
+                        near.retain(|n| {
+                            n.offset.length()
+                                <= flocker.params.reach_with_bodies(agent.radius, radius)
+                        });
+                        near.sort_by(|a, b| {
+                            a.offset
+                                .length_squared()
+                                .total_cmp(&b.offset.length_squared())
+                        });
+                        let apart: Vec<f32> = near
+                            .iter()
+                            .filter(|n| n.offset != Vec3::ZERO)
+                            .map(|n| n.offset.length_squared())
+                            .collect();
+                        if apart.len() > limit && apart[limit - 1] == apart[limit] {
+                            // Which of the tied the grid heeds is its own
+                            // choice.
+                            continue;
+                        }
+                        let on_spot = near.iter().take_while(|n| n.offset == Vec3::ZERO);
+                        for n in on_spot
+                            .chain(near.iter().filter(|n| n.offset != Vec3::ZERO).take(limit))
+                        {
+                            sums.add(*n, &view);
+                        }
+                    } else {
+                        for n in near {
+                            sums.add(n, &view);
+                        }
+                    }
+                    if sums.on_spot() > 1 {
+                        // Ties are broken by ids: compare those flyers
+                        // only by their neighbors' count.
+                        continue;
+                    }
+                    let expected = sums.steering(agent.velocity, &params, 220.0, 0.15);
+                    let got = forces[slot].unwrap();
+                    assert!(
+                        (got - expected).length() <= 1e-3 * expected.length().max(1.0),
+                        "side {side}, cone {cone:?}, {max_neighbors:?}: {got} against {expected}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 3000, "{compared}");
+}
+
+/// A flock that happens to lie in one plane steers in 3D as the plane's
+/// flock steers it (the same rules, radii and weights), and never out of
+/// its plane.
+#[test]
+fn a_flat_flock_in_3d_steers_as_on_the_plane() {
+    let flat: Vec<_> = flyers_in_a_cube(400, 200.0, 7, 0.0)
+        .into_iter()
+        .map(|mut a| {
+            a.position.z = 0.0;
+            a.velocity.z = 0.0;
+            a
+        })
+        .collect();
+    let flocker_3d = Flocker::new(FlockParams::default(), 220.0, 0.15, 0.0, None);
+    let flocker_2d = Flocker::new(FlockParams::default(), 220.0, 0.15, 0.0, None);
+    let mut volume = VolumeGrid::default();
+    volume.take(flat.iter().map(|a| (*a, 0)));
+    volume.sort(Vec3::splat(70.0), &OneThread);
+    let mut plane = NeighborGrid::default();
+    plane.take(flat.iter().map(|a| {
+        (
+            GridAgent {
+                id: a.id,
+                position: a.position.truncate(),
+                velocity: a.velocity.truncate(),
+                radius: 0.0,
+            },
+            0,
+        )
+    }));
+    plane.sort(Vec2::splat(70.0), None, &OneThread);
+    let (mut forces_3d, mut forces_2d) = (Vec::new(), Vec::new());
+    volume.flock(&[flocker_3d], &OneThread, &mut forces_3d, &mut Vec::new());
+    plane.flock(&[flocker_2d], &OneThread, &mut forces_2d, &mut Vec::new());
+    let mut steered = 0;
+    // Flyers on one spot part level with the ground, walkers in their
+    // plane: those apart.
+    for a in flat.iter().filter(|a| a.id % 10 != 9) {
+        let in_3d = forces_3d[volume.slot_of(a.id).unwrap()].unwrap();
+        let in_2d = forces_2d[plane.slot_of(a.id).unwrap()].unwrap();
+        assert_eq!(in_3d.z, 0.0);
+        assert!(
+            (in_3d.truncate() - in_2d).length() <= 1e-3 * in_2d.length().max(1.0),
+            "{in_3d} against {in_2d}"
+        );
+        steered += (in_2d.length() > 1.0) as u32;
+    }
+    assert!(steered > 300, "{steered}");
 }

@@ -815,3 +815,50 @@ proptest! {
         prop_assert!(near(attitude.forward, flat_facing), "{} against {flat_facing}", attitude.forward);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Flocking in 3D over the volume grid, any floats at all in (places,
+    /// speeds, bodies, radii, weights, a cone, a cruise speed, box sizes):
+    /// no panic, a finite force for every flocker the grid took in, and
+    /// none for one it left out (at a non-finite place or speed).
+    #[test]
+    fn flocking_in_3d_is_finite_for_any_input(
+        agents in proptest::collection::vec((vec3(any_float()), vec3(any_float()), any_float()), 0..24),
+        rules in (any_float(), any_float(), any_float(), any_float(), any_float()),
+        cone in proptest::option::of(any_float()),
+        cruise in proptest::option::of(any_float()),
+        limits in (any_float(), any_float(), any_float()),
+        max_neighbors in proptest::option::of(0usize..4),
+        box_size in vec3(any_float()),
+    ) {
+        use reynolds::spatial::{GridAgent, OneThread, VolumeGrid};
+        let params = FlockParams {
+            separation_radius: rules.0,
+            neighbor_radius: rules.1,
+            separation_weight: rules.2,
+            alignment_weight: rules.3,
+            cohesion_weight: rules.4,
+            view_half_angle: cone,
+            cruise_speed: cruise,
+        };
+        let flocker = Flocker::new(params, limits.0, limits.1, limits.2, max_neighbors);
+        let mut grid = VolumeGrid::default();
+        grid.take(agents.iter().enumerate().map(|(i, &(position, velocity, radius))| {
+            (GridAgent { id: i as u32, position, velocity, radius }, 0)
+        }));
+        grid.sort(box_size, &OneThread);
+        let (mut forces, mut scratch) = (Vec::new(), Vec::new());
+        grid.flock(&[flocker], &OneThread, &mut forces, &mut scratch);
+        for (i, &(position, velocity, _)) in agents.iter().enumerate() {
+            match grid.slot_of(i as u32) {
+                Some(slot) => {
+                    let force = forces[slot].unwrap();
+                    prop_assert!(force.is_finite(), "{i}: {force}");
+                }
+                None => prop_assert!(!(position.is_finite() && velocity.is_finite())),
+            }
+        }
+    }
+}

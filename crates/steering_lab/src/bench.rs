@@ -308,6 +308,82 @@ pub fn flock_app(n: usize, seed: u64, threads: Option<usize>) -> App {
     app
 }
 
+/// The side of a cube in which `n` flyers have about 22 neighbors within
+/// 70 px each: `cbrt(n 4/3 π 70³ / 22)`. Flyers gather more as they flock
+/// than [`flock_world_side`]'s boids on the plane (30 at the start) do, so
+/// after the warm-up both have about as many (`mean_neighbors` in the
+/// bench's line): their costs compare at one density.
+pub fn flyer_flock_world_side(n: usize) -> f32 {
+    (n as f32 * 4.0 / 3.0 * std::f32::consts::PI * 70f32.powi(3) / 22.0).cbrt()
+}
+
+/// [`flock_app`] in 3D: `n` flyers (wander and the three rules) in a cube of
+/// [`flyer_flock_world_side`], through the real plugin. Flyers do not
+/// wrap, so a system of the workload's own puts any that leave the cube
+/// back in on the far side, as the plane's wrap does, to keep the density
+/// (and the cost it sets) steady.
+pub fn flyer_flock_app(n: usize, seed: u64, threads: Option<usize>) -> App {
+    let side = flyer_flock_world_side(n);
+    let mut app = headless_app_with_threads(BENCH_HZ, seed, SteeringSettings::default(), threads);
+    app.insert_resource(FlyerCube(side)).add_systems(
+        FixedUpdate,
+        wrap_flyers_round_the_cube.before(SteeringSystems::Prepare),
+    );
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+    let birds: Vec<_> = (0..n)
+        .map(|_| {
+            let mut random = |range: std::ops::Range<f32>| rng.random_range(range);
+            let at = Vec3::new(random(0.0..side), random(0.0..side), random(0.0..side));
+            let way = Vec3::new(random(-1.0..1.0), random(-1.0..1.0), random(-1.0..1.0))
+                .normalize_or(Vec3::X);
+            (
+                FlyerFlocking::default(),
+                FlyerBehavior::Blend(vec![Weighted::new(0.3, FlyerBehavior::Wander)]),
+                FlyerPosition(at),
+                FlyerVelocity(way * 100.0),
+                WanderDirection(way),
+            )
+        })
+        .collect();
+    app.world_mut().spawn_batch(birds);
+    run_steps(&mut app, 30, |_| {});
+    app
+}
+
+/// The side of [`flyer_flock_app`]'s cube.
+#[derive(Resource)]
+struct FlyerCube(f32);
+
+fn wrap_flyers_round_the_cube(
+    cube: Res<FlyerCube>,
+    mut flyers: Query<(&mut FlyerPosition, &mut FlyerPreviousPosition)>,
+) {
+    let side = Vec3::splat(cube.0);
+    for (mut pos, mut previous) in &mut flyers {
+        if !(pos.0.cmpge(Vec3::ZERO).all() && pos.0.cmplt(side).all()) {
+            let wrapped = pos.0.rem_euclid(side);
+            previous.0 += wrapped - pos.0;
+            pos.0 = wrapped;
+        }
+    }
+}
+
+/// How many neighbors within the default 70 px each flocking flyer of
+/// `app` has, on average, by its [`FlyerNeighborGrid`].
+pub fn mean_flyer_neighbors(app: &mut App) -> f64 {
+    let reach = FlockParams::default().neighbor_radius;
+    let mut pairs = 0usize;
+    let mut query = app.world_mut().query::<&FlyerPosition>();
+    let positions: Vec<Vec3> = query.iter(app.world()).map(|p| p.0).collect();
+    let grid = app.world().resource::<FlyerNeighborGrid>();
+    for p in &positions {
+        grid.for_each_within(*p, reach, |_, offset, _| {
+            pairs += (offset != Vec3::ZERO) as usize
+        });
+    }
+    pairs as f64 / positions.len().max(1) as f64
+}
+
 /// The level workload's square world: 32 × 32 cells of 125 px.
 const LEVEL_CELLS: usize = 32;
 const LEVEL_CELL: f32 = 125.0;

@@ -49,8 +49,9 @@ enum Command {
         #[arg(long, default_value_t = 1_000, requires = "level")]
         obstacles: usize,
         /// Time the Critters mix flown, by flyers in 3D, instead
-        /// (`steering_lab::bench::flyers_mix_app`).
-        #[arg(long, conflicts_with_all = ["flock", "level", "plain", "empty"])]
+        /// (`steering_lab::bench::flyers_mix_app`); with `--flock`, a flock
+        /// of flyers in 3D (`steering_lab::bench::flyer_flock_app`).
+        #[arg(long, conflicts_with_all = ["level", "plain", "empty"])]
         flyers: bool,
         /// Time the plain-Rust loop of the same math instead of the plugin
         /// (one thread, no ECS): the floor for the ECS's overhead.
@@ -303,6 +304,7 @@ fn main() -> ExitCode {
         } => {
             use steering_lab::bench;
             let workload = match (flock, level, empty, flyers) {
+                (true, _, _, true) => "flock flown",
                 (true, ..) => "flock",
                 (_, true, ..) => "level",
                 (_, _, true, _) => "empty",
@@ -336,7 +338,9 @@ fn main() -> ExitCode {
                 line["ns_per_agent_step"] =
                     json!(bench::time_per_agent_step(agents, steps, || plain.step()));
             } else {
-                let mut app = if flock {
+                let mut app = if flock && flyers {
+                    bench::flyer_flock_app(agents, seed, threads)
+                } else if flock {
                     bench::flock_app(agents, seed, threads)
                 } else if level {
                     line["obstacles"] = json!(obstacles.min(1024));
@@ -362,7 +366,9 @@ fn main() -> ExitCode {
                     bench::positions_hash(&mut app)
                 };
                 line["positions_hash"] = json!(format!("{hash:016x}"));
-                if flock {
+                if flock && flyers {
+                    line["mean_neighbors"] = json!(bench::mean_flyer_neighbors(&mut app));
+                } else if flock {
                     line["mean_neighbors"] = json!(bench::mean_neighbors(&mut app));
                 }
                 if let Some(times) = app.world().get_resource::<bench::StageTimes>() {

@@ -18,7 +18,7 @@ use crate::parallel::ComputePool;
 /// An agent as the core's grid keeps it: its entity, whose index finds it
 /// again.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct AgentKey(Entity);
+pub(super) struct AgentKey(pub(super) Entity);
 
 impl Id for AgentKey {
     fn index(self) -> usize {

@@ -1,14 +1,18 @@
 //! Flocking ([`SteeringFlockingPlugin`]): Reynolds' separation, alignment
 //! and cohesion over the [`NeighborGrid`], rebuilt each step while any
-//! agent flocks (or the settings keep it for a game's own queries).
+//! agent flocks (or the settings keep it for a game's own queries); for
+//! flyers ([`FlyerFlocking`]) the same rules in 3D over the
+//! [`FlyerNeighborGrid`].
 
 mod flock;
+mod flyers;
 mod grid;
 
 use bevy::ecs::schedule::InternedScheduleLabel;
 use bevy::prelude::*;
 use reynolds::flock::FlockParams;
 
+pub use flyers::{FlyerFlocking, FlyerNeighborGrid};
 pub use grid::NeighborGrid;
 
 use crate::agent::{SteeringAgent, SteeringPriority};
@@ -79,7 +83,8 @@ impl Flocking {
     }
 }
 
-/// Flocking: the [`NeighborGrid`] rebuilt in
+/// Flocking, of walkers and of flyers: the [`NeighborGrid`] (and the
+/// [`FlyerNeighborGrid`]) rebuilt in
 /// [`SteeringSystems::Prepare`](crate::SteeringSystems::Prepare), and each
 /// [`Flocking`] agent's force added to its accumulator in
 /// [`SteeringSystems::Behaviors`](crate::SteeringSystems::Behaviors), after
@@ -93,12 +98,23 @@ pub struct SteeringFlockingPlugin;
 impl Plugin for SteeringFlockingPlugin {
     fn build(&self, app: &mut App) {
         let schedule = SteeringSchedule::of(app, "SteeringFlockingPlugin");
-        app.register_type::<Flocking>().add_systems(
-            schedule,
-            flock::flock
-                .run_if(any_with_component::<Flocking>)
-                .in_set(StepSystems::Flock),
-        );
+        app.register_type::<Flocking>()
+            .register_type::<FlyerFlocking>()
+            .init_resource::<FlyerNeighborGrid>()
+            .add_systems(
+                schedule,
+                (
+                    flock::flock
+                        .run_if(any_with_component::<Flocking>)
+                        .in_set(StepSystems::Flock),
+                    flyers::rebuild_flyer_grid
+                        .run_if(any_with_component::<FlyerFlocking>)
+                        .in_set(StepSystems::Index),
+                    flyers::flock_flyers
+                        .run_if(any_with_component::<FlyerFlocking>)
+                        .in_set(StepSystems::Flock),
+                ),
+            );
         add_neighbor_grid(app, schedule);
     }
 }

@@ -2,7 +2,8 @@
 //! a target, velocity and desired-velocity arrows, each crowd agent's
 //! soonest meeting, and a level's obstacles, walls, paths, each follower's
 //! aim, each navigating agent's route, the way each door taking turns lets
-//! people through, and each agent's avoidance look-ahead.
+//! people through, and each agent's avoidance look-ahead; for flyers, in
+//! 3D, each one's velocity, its bank and what it looks ahead to.
 //!
 //! On the XY plane (2D games) it draws meshes, tessellated with lyon, and
 //! stays cheap with many agents: every body shares one mesh, and one
@@ -27,6 +28,7 @@ use bevy::prelude::*;
 use crate::agent::{DesiredVelocity, GroundPlane, SteeringAgent};
 
 mod flat;
+mod flyers;
 mod ground;
 mod scene;
 
@@ -49,7 +51,8 @@ pub struct DebugDraw {
     pub trails: bool,
     /// The slowing and panic circles around entities with [`ShowRadii`].
     pub radii: bool,
-    /// An arrow along each agent's velocity.
+    /// An arrow along each agent's velocity (for a flyer, in 3D, with its
+    /// up beside it).
     pub velocity: bool,
     /// An arrow along each agent's desired velocity.
     pub desired: bool,
@@ -70,7 +73,9 @@ pub struct DebugDraw {
     /// With [`level`](Self::level), each navigating agent's route: on. A
     /// crowd's routes would hide the crowd.
     pub routes: bool,
-    /// The line each agent looks along for obstacles, as long as it looks.
+    /// The line each agent looks along for obstacles, as long as it looks;
+    /// for a flyer that pursues (or evades, within its panic radius), the
+    /// line to where it expects its target to be.
     pub look_ahead: bool,
     /// Each [`AvoidAgents`](crate::AvoidAgents) agent's soonest meeting: a line to where it
     /// would be when its body touches another's, if both kept their
@@ -140,6 +145,7 @@ impl Plugin for SteeringDebugPlugin {
             .add_systems(PostUpdate, record_desired);
         flat::add_systems(app, not(on_the_xz_ground));
         ground::add_systems(app, on_the_xz_ground);
+        flyers::add_systems(app);
     }
 }
 

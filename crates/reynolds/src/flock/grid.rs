@@ -6,13 +6,15 @@ use std::ops::Range;
 use glam::Vec2;
 
 use super::{FlockBatch, FlockParams, FlockSums, FlockView, Neighbor, NeighborBlock};
+use crate::math::SteeringVector;
 use crate::spatial::{Id, MOST_RUNS, NO_RUN, NeighborGrid, Tasks};
 
 /// How one kind of flocker flocks: its rules, the two numbers of its own
 /// that the rules steer with, its body and how many neighbors it heeds.
-/// Agents alike share one.
+/// Agents alike share one. On a plane (`Vec2`, the default) or in 3D
+/// (`Vec3`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Flocker {
+pub struct Flocker<V = Vec2> {
     /// Its rules.
     pub params: FlockParams,
     /// Its top speed.
@@ -26,10 +28,10 @@ pub struct Flocker {
     pub max_neighbors: Option<usize>,
     /// Its view of its neighbors facing nowhere, turned to each agent's
     /// heading in turn (the cone's cosine computed once).
-    pub view: FlockView,
+    pub view: FlockView<V>,
 }
 
-impl Flocker {
+impl<V: SteeringVector> Flocker<V> {
     /// A flocker of `params` with these limits and body.
     pub fn new(
         params: FlockParams,
@@ -44,7 +46,7 @@ impl Flocker {
             response_time,
             radius,
             max_neighbors,
-            view: FlockView::new(&params, Vec2::ZERO),
+            view: FlockView::new(&params, V::ZERO),
         }
     }
 
@@ -70,39 +72,50 @@ impl<I: Id> NeighborGrid<I> {
         forces: &mut Vec<Option<Vec2>>,
         scratch: &mut Vec<Vec<Neighbor>>,
     ) {
-        forces.clear();
-        forces.resize(self.len(), None);
-        let cells = self.cells.len();
-        // A few tasks a thread, so a crowded stretch of cells does not keep
-        // one thread busy while the others wait.
-        let threads = tasks.threads();
-        let parts = if threads <= 1 {
-            1
-        } else {
-            (threads * 4).min(cells).max(1)
-        };
-        if scratch.len() < parts {
-            scratch.resize_with(parts, Vec::new);
-        }
-        // Each part's cells, its agents' forces and a scratch buffer.
-        let mut rest = &mut forces[..];
-        let mut done = 0;
-        let chunks = scratch
-            .iter_mut()
-            .take(parts)
-            .enumerate()
-            .map(|(part, near)| {
-                let cells = part * cells / parts..(part + 1) * cells / parts;
-                let slots = self.slots(cells.clone());
-                let (mine, others) = std::mem::take(&mut rest).split_at_mut(slots.end - done);
-                (rest, done) = (others, slots.end);
-                (cells, mine, near)
-            });
-        let chunks: Vec<_> = chunks.collect();
-        tasks.for_each(chunks.into_iter(), |(cells, forces, near)| {
+        let parts = shared_out(self.cells.len(), |c| self.slots(c), tasks, forces, scratch);
+        tasks.for_each(parts.into_iter(), |(cells, forces, near)| {
             flock_cells_fastest(self, flockers, cells, forces, near)
         });
     }
+}
+
+/// A grid's `cells` shared out between `tasks`: a few parts a thread (so a
+/// crowded stretch does not keep one thread busy while the others wait),
+/// each its cells, the forces of their agents (at `slots` of them, which
+/// follow the cells' order) and a scratch buffer. `forces` is made one a
+/// slot, each `None`.
+pub(super) fn shared_out<'a, F, N>(
+    cells: usize,
+    slots: impl Fn(Range<usize>) -> Range<usize>,
+    tasks: &impl Tasks,
+    forces: &'a mut Vec<Option<F>>,
+    scratch: &'a mut Vec<Vec<N>>,
+) -> Vec<(Range<usize>, &'a mut [Option<F>], &'a mut Vec<N>)> {
+    forces.clear();
+    forces.resize_with(slots(0..cells).end, || None);
+    let threads = tasks.threads();
+    let parts = if threads <= 1 {
+        1
+    } else {
+        (threads * 4).min(cells).max(1)
+    };
+    if scratch.len() < parts {
+        scratch.resize_with(parts, Vec::new);
+    }
+    let mut rest = &mut forces[..];
+    let mut done = 0;
+    scratch
+        .iter_mut()
+        .take(parts)
+        .enumerate()
+        .map(|(part, near)| {
+            let cells = part * cells / parts..(part + 1) * cells / parts;
+            let slots = slots(cells.clone());
+            let (mine, others) = std::mem::take(&mut rest).split_at_mut(slots.end - done);
+            (rest, done) = (others, slots.end);
+            (cells, mine, near)
+        })
+        .collect()
 }
 
 /// [`flock_cells`], compiled for AVX2 where the CPU has it (the kernel then
@@ -230,6 +243,17 @@ fn sums_one_by_one<I: Id>(
             radius,
         })
     });
+    nearest_sums(near, limit, view)
+}
+
+/// The sums over the nearest `limit` of the candidates in `near` (sorted
+/// in place): the agent itself, and any on its very spot, come first and
+/// add nothing but their count, so they do not use up a place.
+pub(super) fn nearest_sums<V: SteeringVector>(
+    near: &mut [Neighbor<V>],
+    limit: usize,
+    view: &FlockView<V>,
+) -> FlockSums<V> {
     // Unstable sort: no allocation, and still deterministic (the grid's
     // order is).
     near.sort_unstable_by(|a, b| {
@@ -238,10 +262,8 @@ fn sums_one_by_one<I: Id>(
             .total_cmp(&b.offset.length_squared())
     });
     let mut sums = FlockSums::default();
-    // The agent itself, and any on its very spot, come first and add nothing
-    // but their count: they do not use up a place.
-    let on_spot = near.iter().take_while(|n| n.offset == Vec2::ZERO);
-    for n in on_spot.chain(near.iter().filter(|n| n.offset != Vec2::ZERO).take(limit)) {
+    let on_spot = near.iter().take_while(|n| n.offset == V::ZERO);
+    for n in on_spot.chain(near.iter().filter(|n| n.offset != V::ZERO).take(limit)) {
         sums.add(*n, view);
     }
     sums

@@ -2,11 +2,14 @@
 //! steering forces of the same kind as every other behavior, computed in one
 //! pass over an agent's neighbors: one by one ([`FlockSums::add`]), or
 //! four at a time over neighbors laid out as parallel arrays
-//! ([`FlockBatch`]), the same arithmetic either way.
+//! ([`FlockBatch`]), the same arithmetic either way. The rules are written
+//! once for agents on a plane (`Vec2`) and in 3D (`Vec3`): a
+//! [`NeighborGrid`](crate::spatial::NeighborGrid) finds a walker's
+//! neighbors, a [`VolumeGrid`](crate::spatial::VolumeGrid) a flyer's.
 
 use crate::math::{
-    direction, finite_or_zero, sanitize_limit, sanitize_radius, sanitize_speed, sanitize_weight,
-    truncated,
+    SteeringVector, direction, finite_or_zero, sanitize_limit, sanitize_radius, sanitize_speed,
+    sanitize_weight, truncated,
 };
 use crate::model::{sanitize_response_time, steering};
 use std::ops::Range;
@@ -17,18 +20,20 @@ use glam::Vec2;
 
 mod batch;
 mod grid;
+mod volume;
 
 pub use batch::{FlockBatch, NeighborBlock};
 pub use grid::Flocker;
 
-/// One neighbor as an agent sees it.
+/// One neighbor as an agent sees it: on a plane (`Vec2`, the default) or
+/// in 3D (`Vec3`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Neighbor {
+pub struct Neighbor<V = Vec2> {
     /// Where the neighbor is, relative to the agent (neighbor - agent), in
     /// pixels. In a wrapping world, the shortest way round.
-    pub offset: Vec2,
+    pub offset: V,
     /// The neighbor's velocity, in pixels a second.
-    pub vel: Vec2,
+    pub vel: V,
     /// The neighbor's body radius, in pixels (0 for a point).
     pub radius: f32,
 }
@@ -123,7 +128,7 @@ impl FlockParams {
 /// points (radius 0, the default) the gap is the distance, as the model
 /// has it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FlockView {
+pub struct FlockView<V = Vec2> {
     separation_radius: f32,
     body_radius: f32,
     /// `(separation_radius + body_radius)²`: how close a point neighbor
@@ -131,7 +136,7 @@ pub struct FlockView {
     separation_radius_squared: f32,
     neighbor_radius_squared: f32,
     inverse_separation_radius: f32,
-    heading: Vec2,
+    heading: V,
     /// A neighbor is seen if `offset · heading >= distance * min_cos`;
     /// `-inf` sees all round.
     min_cos: f32,
@@ -140,11 +145,11 @@ pub struct FlockView {
     cone_cos: f32,
 }
 
-impl FlockView {
+impl<V: SteeringVector> FlockView<V> {
     /// The view of an agent facing `heading` (a unit vector, or zero for an
     /// agent that sees all round) under `params`.
     #[inline]
-    pub fn new(params: &FlockParams, heading: Vec2) -> Self {
+    pub fn new(params: &FlockParams, heading: V) -> Self {
         let separation = sanitize_limit(params.separation_radius);
         let neighbor = sanitize_limit(params.neighbor_radius);
         // An angle with no cosine sees all round, as before the cone
@@ -164,7 +169,7 @@ impl FlockView {
             } else {
                 0.0
             },
-            heading: Vec2::ZERO,
+            heading: V::ZERO,
             min_cos: f32::NEG_INFINITY,
             cone_cos,
         }
@@ -176,12 +181,12 @@ impl FlockView {
     /// computing the cone's cosine again. Build one view per kind of agent
     /// with `new`, then turn it for each.
     #[inline]
-    pub fn facing(mut self, heading: Vec2) -> Self {
+    pub fn facing(mut self, heading: V) -> Self {
         // Only a cone needs the heading (and its normalizing division).
         (self.heading, self.min_cos) = match self.cone_cos {
-            f32::NEG_INFINITY => (Vec2::ZERO, f32::NEG_INFINITY),
+            f32::NEG_INFINITY => (V::ZERO, f32::NEG_INFINITY),
             cos => match direction(heading) {
-                Vec2::ZERO => (Vec2::ZERO, f32::NEG_INFINITY),
+                heading if heading == V::ZERO => (V::ZERO, f32::NEG_INFINITY),
                 heading => (heading, cos),
             },
         };
@@ -200,44 +205,184 @@ impl FlockView {
 
 /// Running sums of one pass over the neighbors.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FlockSums {
-    push: Vec2,
+pub struct FlockSums<V = Vec2> {
+    push: V,
     pushers: u32,
-    velocity: Vec2,
-    offset: Vec2,
+    velocity: V,
+    offset: V,
     neighbors: u32,
     on_spot: u32,
 }
 
-impl FlockSums {
+impl<V: SteeringVector> FlockSums<V> {
     /// Counts one neighbor, if the agent can see it, it is within reach, and
     /// it is not on the agent's very spot: a neighbor there (the agent
     /// itself, or one exactly on top of it) has no direction to be pushed
     /// from, and is only counted in [`FlockSums::on_spot`]. A non-finite
     /// offset is out of reach; a non-finite velocity counts as still.
     #[inline]
-    pub fn add(&mut self, neighbor: Neighbor, view: &FlockView) {
+    pub fn add(&mut self, neighbor: Neighbor<V>, view: &FlockView<V>) {
         let Neighbor {
             offset,
             vel,
             radius,
         } = neighbor;
-        let [px, py, pushes, vx, vy, ox, oy, counts, on_spot] = batch::contribution(
-            view,
-            offset.x,
-            offset.y,
-            vel.x,
-            vel.y,
-            sanitize_radius(radius),
-        );
-        self.push += Vec2::new(px, py);
-        self.pushers += pushes as u32;
-        self.velocity += Vec2::new(vx, vy);
-        self.offset += Vec2::new(ox, oy);
-        self.neighbors += counts as u32;
-        self.on_spot += on_spot as u32;
+        let c = batch::contribution(view, offset, vel, sanitize_radius(radius));
+        if c.pushes {
+            self.push += c.push;
+            self.pushers += 1;
+        }
+        if c.counts {
+            self.velocity += c.vel;
+            self.offset += offset;
+            self.neighbors += 1;
+        }
+        self.on_spot += c.on_spot as u32;
     }
 
+    /// Adds the sums of another pass (over other neighbors) to these.
+    pub fn merge(&mut self, other: FlockSums<V>) {
+        self.push += other.push;
+        self.pushers += other.pushers;
+        self.velocity += other.velocity;
+        self.offset += other.offset;
+        self.neighbors += other.neighbors;
+        self.on_spot += other.on_spot;
+    }
+
+    /// How many neighbors count for alignment and cohesion.
+    pub fn neighbors(&self) -> u32 {
+        self.neighbors
+    }
+
+    /// How many candidates were on the agent's very spot, within reach of
+    /// separation: the agent itself, if it was among them, and any others
+    /// exactly on top of it. Those others have no direction to be pushed
+    /// from; more than one means they need [`FlockSums::add_tie`].
+    pub fn on_spot(&self) -> u32 {
+        self.on_spot
+    }
+
+    /// Counts the neighbors on the agent's very spot as one more push,
+    /// `away`, at most as hard as one neighbor pushes (a longer `away` is
+    /// shortened to length 1). Give it the mean of each one's
+    /// [`tie_break`]: from a crowd on one spot, an agent whose ties mostly
+    /// agree is pushed harder than one whose ties cancel.
+    pub fn add_tie(&mut self, away: V) {
+        let away = truncated(away, 1.0);
+        if away != V::ZERO {
+            self.push += away;
+            self.pushers += 1;
+        }
+    }
+
+    /// The three rules' weighted steering, summed, not yet capped: each is
+    /// `(desired - vel) / response_time`, like every other behavior.
+    ///
+    /// - Separation wants full speed away from the pushing neighbors, scaled
+    ///   by how hard they push (at most 1).
+    /// - Alignment wants the neighbors' average velocity.
+    /// - Cohesion seeks the neighbors' average position.
+    ///
+    /// A rule with no neighbor in its radius asks for nothing. With a
+    /// [cruise speed](FlockParams::cruise_speed) the rules vote on one
+    /// direction instead, flown at that speed.
+    pub fn steering(&self, vel: V, params: &FlockParams, max_speed: f32, response_time: f32) -> V {
+        let vel = finite_or_zero(vel);
+        let max_speed = sanitize_speed(max_speed);
+        let weights = [
+            sanitize_weight(params.separation_weight),
+            sanitize_weight(params.alignment_weight),
+            sanitize_weight(params.cohesion_weight),
+        ];
+        if let Some(cruise) = params.cruise_speed.map(sanitize_speed) {
+            return self.cruise(vel, cruise, response_time, weights);
+        }
+        // The three rules' `(desired - vel) * weight` summed, then divided
+        // by the response time once: a few divisions instead of fifteen (a
+        // tenth of a flock's step went here). The rule by rule sum, exact
+        // at any scale, where that overflows.
+        let [separation, alignment, cohesion] = weights;
+        let mut change = V::ZERO;
+        if self.pushers > 0 {
+            let length = self.push.length();
+            let desired = unit(self.push, length) * max_speed * length.min(1.0);
+            change += (desired - vel) * separation;
+        }
+        if self.neighbors > 0 {
+            let n = self.neighbors as f32;
+            change += (self.velocity / n - vel) * alignment;
+            let desired = unit(self.offset, self.offset.length()) * max_speed;
+            change += (desired - vel) * cohesion;
+        }
+        let force = change / sanitize_response_time(response_time);
+        if force.is_finite() {
+            force
+        } else {
+            self.steering_rule_by_rule(vel, max_speed, response_time, weights)
+        }
+    }
+
+    /// [`FlockSums::steering`] one rule at a time, each through the model's
+    /// [`steering`]: what it is for sums too large to add up first.
+    fn steering_rule_by_rule(
+        &self,
+        vel: V,
+        max_speed: f32,
+        response_time: f32,
+        [separation, alignment, cohesion]: [f32; 3],
+    ) -> V {
+        let mut total = V::ZERO;
+        if self.pushers > 0 {
+            let desired = direction(self.push) * max_speed * self.push.length().min(1.0);
+            total += steering(desired, vel, response_time) * separation;
+        }
+        if self.neighbors > 0 {
+            let n = self.neighbors as f32;
+            total += steering(self.velocity / n, vel, response_time) * alignment;
+            let desired = direction(self.offset / n) * max_speed;
+            total += steering(desired, vel, response_time) * cohesion;
+        }
+        finite_or_zero(total)
+    }
+
+    /// The rules with a cruise speed: each votes on a direction by its
+    /// weight, and the flock steers toward the winner at `cruise`, as hard
+    /// as all the voters' weights together.
+    fn cruise(&self, vel: V, cruise: f32, response_time: f32, weights: [f32; 3]) -> V {
+        let [separation, alignment, cohesion] = weights;
+        let own_way = direction(vel);
+        let (mut vote, mut weight) = (V::ZERO, 0.0);
+        if self.pushers > 0 {
+            vote += direction(self.push) * self.push.length().min(1.0) * separation;
+            weight += separation;
+        }
+        // The neighbors' way, or alone (or if they cancel out) its own.
+        let way = match direction(self.velocity) {
+            way if way == V::ZERO => own_way,
+            way => way,
+        };
+        if way != V::ZERO {
+            vote += way * alignment;
+            weight += alignment;
+        }
+        if self.neighbors > 0 {
+            vote += direction(self.offset) * cohesion;
+            weight += cohesion;
+        }
+        let way = match direction(vote) {
+            way if way == V::ZERO => own_way,
+            way => way,
+        };
+        if weight == 0.0 || way == V::ZERO {
+            return V::ZERO;
+        }
+        finite_or_zero(steering(way * cruise, vel, response_time) * weight)
+    }
+}
+
+/// The batch kernel's ways in, on a plane.
+impl FlockSums<Vec2> {
     /// Counts every candidate of `block`, each at offset `position + shift`
     /// from the agent, as [`FlockBatch::add_block`] does. For several blocks
     /// in a row, a [`FlockBatch`] is faster: it adds its lanes up once.
@@ -277,158 +422,12 @@ impl FlockSums {
     ) -> FlockSums {
         batch::sums_of_finite_runs(view, candidates, runs)
     }
-
-    /// Adds the sums of another pass (over other neighbors) to these.
-    pub fn merge(&mut self, other: FlockSums) {
-        self.push += other.push;
-        self.pushers += other.pushers;
-        self.velocity += other.velocity;
-        self.offset += other.offset;
-        self.neighbors += other.neighbors;
-        self.on_spot += other.on_spot;
-    }
-
-    /// How many neighbors count for alignment and cohesion.
-    pub fn neighbors(&self) -> u32 {
-        self.neighbors
-    }
-
-    /// How many candidates were on the agent's very spot, within reach of
-    /// separation: the agent itself, if it was among them, and any others
-    /// exactly on top of it. Those others have no direction to be pushed
-    /// from; more than one means they need [`FlockSums::add_tie`].
-    pub fn on_spot(&self) -> u32 {
-        self.on_spot
-    }
-
-    /// Counts the neighbors on the agent's very spot as one more push,
-    /// `away`, at most as hard as one neighbor pushes (a longer `away` is
-    /// shortened to length 1). Give it the mean of each one's
-    /// [`tie_break`]: from a crowd on one spot, an agent whose ties mostly
-    /// agree is pushed harder than one whose ties cancel.
-    pub fn add_tie(&mut self, away: Vec2) {
-        let away = truncated(away, 1.0);
-        if away != Vec2::ZERO {
-            self.push += away;
-            self.pushers += 1;
-        }
-    }
-
-    /// The three rules' weighted steering, summed, not yet capped: each is
-    /// `(desired - vel) / response_time`, like every other behavior.
-    ///
-    /// - Separation wants full speed away from the pushing neighbors, scaled
-    ///   by how hard they push (at most 1).
-    /// - Alignment wants the neighbors' average velocity.
-    /// - Cohesion seeks the neighbors' average position.
-    ///
-    /// A rule with no neighbor in its radius asks for nothing. With a
-    /// [cruise speed](FlockParams::cruise_speed) the rules vote on one
-    /// direction instead, flown at that speed.
-    pub fn steering(
-        &self,
-        vel: Vec2,
-        params: &FlockParams,
-        max_speed: f32,
-        response_time: f32,
-    ) -> Vec2 {
-        let vel = finite_or_zero(vel);
-        let max_speed = sanitize_speed(max_speed);
-        let weights = [
-            sanitize_weight(params.separation_weight),
-            sanitize_weight(params.alignment_weight),
-            sanitize_weight(params.cohesion_weight),
-        ];
-        if let Some(cruise) = params.cruise_speed.map(sanitize_speed) {
-            return self.cruise(vel, cruise, response_time, weights);
-        }
-        // The three rules' `(desired - vel) * weight` summed, then divided
-        // by the response time once: a few divisions instead of fifteen (a
-        // tenth of a flock's step went here). The rule by rule sum, exact
-        // at any scale, where that overflows.
-        let [separation, alignment, cohesion] = weights;
-        let mut change = Vec2::ZERO;
-        if self.pushers > 0 {
-            let length = self.push.length();
-            let desired = unit(self.push, length) * max_speed * length.min(1.0);
-            change += (desired - vel) * separation;
-        }
-        if self.neighbors > 0 {
-            let n = self.neighbors as f32;
-            change += (self.velocity / n - vel) * alignment;
-            let desired = unit(self.offset, self.offset.length()) * max_speed;
-            change += (desired - vel) * cohesion;
-        }
-        let force = change / sanitize_response_time(response_time);
-        if force.is_finite() {
-            force
-        } else {
-            self.steering_rule_by_rule(vel, max_speed, response_time, weights)
-        }
-    }
-
-    /// [`FlockSums::steering`] one rule at a time, each through the model's
-    /// [`steering`]: what it is for sums too large to add up first.
-    fn steering_rule_by_rule(
-        &self,
-        vel: Vec2,
-        max_speed: f32,
-        response_time: f32,
-        [separation, alignment, cohesion]: [f32; 3],
-    ) -> Vec2 {
-        let mut total = Vec2::ZERO;
-        if self.pushers > 0 {
-            let desired = direction(self.push) * max_speed * self.push.length().min(1.0);
-            total += steering(desired, vel, response_time) * separation;
-        }
-        if self.neighbors > 0 {
-            let n = self.neighbors as f32;
-            total += steering(self.velocity / n, vel, response_time) * alignment;
-            let desired = direction(self.offset / n) * max_speed;
-            total += steering(desired, vel, response_time) * cohesion;
-        }
-        finite_or_zero(total)
-    }
-
-    /// The rules with a cruise speed: each votes on a direction by its
-    /// weight, and the flock steers toward the winner at `cruise`, as hard
-    /// as all the voters' weights together.
-    fn cruise(&self, vel: Vec2, cruise: f32, response_time: f32, weights: [f32; 3]) -> Vec2 {
-        let [separation, alignment, cohesion] = weights;
-        let own_way = direction(vel);
-        let (mut vote, mut weight) = (Vec2::ZERO, 0.0);
-        if self.pushers > 0 {
-            vote += direction(self.push) * self.push.length().min(1.0) * separation;
-            weight += separation;
-        }
-        // The neighbors' way, or alone (or if they cancel out) its own.
-        let way = match direction(self.velocity) {
-            Vec2::ZERO => own_way,
-            way => way,
-        };
-        if way != Vec2::ZERO {
-            vote += way * alignment;
-            weight += alignment;
-        }
-        if self.neighbors > 0 {
-            vote += direction(self.offset) * cohesion;
-            weight += cohesion;
-        }
-        let way = match direction(vote) {
-            Vec2::ZERO => own_way,
-            way => way,
-        };
-        if weight == 0.0 || way == Vec2::ZERO {
-            return Vec2::ZERO;
-        }
-        finite_or_zero(steering(way * cruise, vel, response_time) * weight)
-    }
 }
 
 /// `v` over its `length`, one division: [`direction`] where the length is
 /// too small or too large for that to be exact (or not finite).
 #[inline]
-fn unit(v: Vec2, length: f32) -> Vec2 {
+fn unit<V: SteeringVector>(v: V, length: f32) -> V {
     if (1e-18..1e18).contains(&length) {
         v * (1.0 / length)
     } else {
@@ -449,13 +448,13 @@ fn unit(v: Vec2, length: f32) -> Vec2 {
 /// let force = flock_steering(Vec2::ZERO, near, &params, 220.0, 0.15);
 /// assert!(force.x < 0.0 && force.y == 0.0);
 /// ```
-pub fn flock_steering(
-    vel: Vec2,
-    neighbors: impl IntoIterator<Item = Neighbor>,
+pub fn flock_steering<V: SteeringVector>(
+    vel: V,
+    neighbors: impl IntoIterator<Item = Neighbor<V>>,
     params: &FlockParams,
     max_speed: f32,
     response_time: f32,
-) -> Vec2 {
+) -> V {
     let view = FlockView::new(params, vel);
     let mut sums = FlockSums::default();
     for neighbor in neighbors {

@@ -2,11 +2,12 @@
 //! in each, sorted by cell with one counting sort ([`Buckets`]). The
 //! [`NeighborGrid`] keeps agents, one cell each, for neighbor queries (the
 //! flock weighs its neighbors over it); the level's `ShapeIndex` keeps its
-//! shapes on the same cells. Both are generic over the id of what they
-//! store ([`Id`]). Planar: the cells tile the plane. A leaf: it knows
-//! nothing of what it indexes.
+//! shapes on the same cells. The [`VolumeGrid`] keeps agents in 3D, in
+//! boxes. All are generic over the id of what they store ([`Id`]). A leaf:
+//! it knows nothing of what it indexes.
 
 mod neighbors;
+mod volume;
 
 use std::ops::Range;
 
@@ -16,6 +17,8 @@ use glam::Vec2;
 pub(crate) use neighbors::MAX_CELLS;
 pub use neighbors::{GridAgent, NO_TAG, NeighborGrid};
 pub(crate) use neighbors::{MOST_RUNS, NO_RUN};
+pub(crate) use volume::MOST_RUNS as MOST_BOX_RUNS;
+pub use volume::{Boxes, VolumeGrid};
 
 /// What a grid stores of each thing it holds: a copyable id with a small
 /// index of its own (an entity's index, say), by which the grid finds it

