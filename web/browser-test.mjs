@@ -1,4 +1,4 @@
-// The browser test (run by web/check): loads the three demos built by
+// The browser test (run by web/check): loads the four demos built by
 // web/build from a local server in headless Chromium (WebGL2 on
 // SwiftShader), checks their screenshots and what they publish in
 // <body data-report>, and drives the mouse and a key.
@@ -219,6 +219,30 @@ for (const [name, color] of Object.entries({
   console.log(`crowd: ${name} ${n} px`);
   assert.ok(n >= 60, `the crowd's ${name} are drawn`);
 }
+
+// The flock in 3D, in a page of its own: a few hundred birds (?birds=)
+// flocking round the cliff, the camera showing them beside the panel.
+await page.close();
+page = await newPage();
+started = Date.now();
+await page.goto(`${base}/flock_3d.html?seed=3&birds=400`);
+const flock = await reportAfter(0);
+console.log(`flock 3D: first report after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+assert.equal(flock.birds.length, 400, "?birds=400 spawns 400 birds");
+const flockLater = await reportAfter(flock.seconds + 3);
+const flew = flock.birds.filter((b, i) => {
+  const [p, q] = [b.pos, flockLater.birds[i].pos];
+  return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) > 5;
+}).length;
+console.log(`flock 3D: ${flew} of 400 birds flew more than 5 m in ${(flockLater.seconds - flock.seconds).toFixed(1)} simulated s; ${flockLater.birds_in_view} in view`);
+assert.ok(flew >= 300, "the birds fly");
+assert.ok(flockLater.birds_in_view >= 250, "the camera shows the flock");
+const flockShot = await screenshot("flock_3d");
+const birdsDrawn = count(flockShot, [150, 190, 240], 8, [0, 0, flockShot.width - 260, flockShot.height]);
+const birdsUnderPanel = count(flockShot, [150, 190, 240], 8, [flockShot.width - 260, 0, flockShot.width, flockShot.height]);
+console.log(`flock 3D: birds ${birdsDrawn} px beside the panel, ${birdsUnderPanel} px in its strip`);
+assert.ok(birdsDrawn >= 1000, "the birds are drawn");
+assert.equal(birdsUnderPanel, 0, "no bird is drawn under the panel");
 
 await browser.close();
 assert.deepEqual(errors, [], "no errors in the browser's console");

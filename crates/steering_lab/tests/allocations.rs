@@ -180,8 +180,8 @@ fn a_crowd_step_allocates_nothing_more_than_a_few_people() {
     );
 }
 
-/// `n` flyers of every behavior (and on a looped 3D course), on one compute
-/// thread, warmed up.
+/// `n` flyers of every behavior (and on a looped 3D course), every other
+/// one flocking, on one compute thread, warmed up.
 fn flyers_app(n: usize) -> App {
     let mut app = headless_app_with_threads(60.0, 1, SteeringSettings::default(), Some(1));
     let leader = app
@@ -218,6 +218,11 @@ fn flyers_app(n: usize) -> App {
             app.world_mut()
                 .entity_mut(flyer)
                 .insert(FlyerFollowPath::new(course.clone(), 20.0));
+        }
+        if k % 2 == 0 {
+            app.world_mut()
+                .entity_mut(flyer)
+                .insert(FlyerFlocking::default());
         }
     }
     run_steps(&mut app, 100, |_| {});
