@@ -972,7 +972,9 @@ fn no_demo_logs_an_error() {
     if !display_available() {
         return;
     }
-    for demo in ["CRITTERS", "BOIDS", "LEVEL", "CROWD", "HERD", "PHYSICS"] {
+    for demo in [
+        "CRITTERS", "BOIDS", "LEVEL", "CROWD", "HERD", "FLOCK3D", "PHYSICS",
+    ] {
         let log = temp_path(&format!("{demo}-log.txt"));
         let shot = temp_path(&format!("{demo}-log.png"));
         under_xvfb(&format!(

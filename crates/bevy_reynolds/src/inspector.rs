@@ -1,7 +1,8 @@
 //! A live tuning panel (feature `inspector`), drawn with egui: every global
 //! parameter, the fixed rate, the seed, pause, single-step and reset, the
 //! numbers that follow from the limits, and, when there are formations,
-//! their shape and spacing.
+//! their shape and spacing; when agents flock, the flock's rules; when
+//! flyers fly, their flight and their flock's rules.
 //!
 //! ```no_run
 //! # use bevy::prelude::*;
@@ -32,8 +33,12 @@ use reynolds::model::{Limits, braking_distance, sanitize_mass, time_to_speed};
 use reynolds::predict::arrive_overshoot;
 
 use crate::agent::{Combine, DEFAULT_SEED, SteeringLengthUnit, SteeringSeed, SteeringSettings};
+use crate::flight::FlightParams;
+use crate::flocking::{Flocking, FlyerFlocking};
 use crate::formation::{Formation, FormationShape};
 use crate::schedule::run_one_fixed_step;
+use reynolds::flight::Flight;
+use reynolds::flock::FlockParams;
 
 /// Adds the tuning panel (and egui, if the app does not have it yet).
 pub struct SteeringInspectorPlugin;
@@ -163,6 +168,7 @@ fn panel(
     mut reset: MessageWriter<SteeringReset>,
     length_unit: Option<Res<SteeringLengthUnit>>,
     mut formations: Query<&mut Formation>,
+    mut groups: TunedGroups,
 ) -> Result {
     if !inspector.open {
         inspector.docked_width = 0.0;
@@ -183,6 +189,13 @@ fn panel(
     let mut seed_value = inspector.seed;
     // Every formation takes the first one's shape and spacing as edited.
     let mut formation = formations.iter().next().cloned();
+    // The first flock's rules and flight, as they are and as edited: every
+    // one of a kind takes a change made here.
+    let walker_rules = groups.walkers.iter().next().map(|f| f.rules);
+    let flyer_rules = groups.flyers.iter().next().map(|f| f.rules);
+    let flight = groups.flights.iter().next().map(|f| f.0);
+    let (mut edited_walkers, mut edited_flyers, mut edited_flight) =
+        (walker_rules, flyer_rules, flight);
     let contents = |ui: &mut egui::Ui| {
         let agent = &mut edited.agent;
         ui.heading("Response and limits");
@@ -214,6 +227,18 @@ fn panel(
             0.0..=10.0,
             "graze flee weight",
         );
+        if let Some(rules) = &mut edited_walkers {
+            ui.heading("Flocking");
+            flock_rules(ui, rules, unit, px);
+        }
+        if let Some(rules) = &mut edited_flyers {
+            ui.heading("Flocking in the air");
+            flock_rules(ui, rules, unit, px);
+        }
+        if let Some(flight) = &mut edited_flight {
+            ui.heading("Flight");
+            flight_limits(ui, flight, unit, px);
+        }
         ui.heading("Obstacles");
         slider(
             ui,
@@ -332,6 +357,21 @@ fn panel(
             formation.set_if_neq(edited.clone());
         }
     }
+    if edited_walkers != walker_rules
+        && let Some(rules) = edited_walkers
+    {
+        groups.walkers.iter_mut().for_each(|mut f| f.rules = rules);
+    }
+    if edited_flyers != flyer_rules
+        && let Some(rules) = edited_flyers
+    {
+        groups.flyers.iter_mut().for_each(|mut f| f.rules = rules);
+    }
+    if edited_flight != flight
+        && let Some(edited) = edited_flight
+    {
+        groups.flights.iter_mut().for_each(|mut f| f.0 = edited);
+    }
     let hz = f64::from(hz.clamp(10.0, 240.0));
     if (fixed.timestep().as_secs_f64().recip() - hz).abs() > 1e-6 {
         fixed.set_timestep_hz(hz);
@@ -354,6 +394,76 @@ fn panel(
         });
     }
     Ok(())
+}
+
+/// The flocks and flyers the panel tunes: a change to the first one's
+/// rules or flight is made to every one of its kind.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct TunedGroups<'w, 's> {
+    walkers: Query<'w, 's, &'static mut Flocking>,
+    flyers: Query<'w, 's, &'static mut FlyerFlocking>,
+    flights: Query<'w, 's, &'static mut FlightParams>,
+}
+
+/// The three rules' radii and weights, and the cruise speed.
+fn flock_rules(ui: &mut egui::Ui, rules: &mut FlockParams, unit: f32, px: &str) {
+    let length = |end: f32| 0.0..=end * unit;
+    let separation = format!("separation radius ({px})");
+    slider(ui, &mut rules.separation_radius, length(100.0), &separation);
+    let neighbor = format!("neighbor radius ({px})");
+    slider(ui, &mut rules.neighbor_radius, length(200.0), &neighbor);
+    slider(
+        ui,
+        &mut rules.separation_weight,
+        0.0..=5.0,
+        "separation weight",
+    );
+    slider(
+        ui,
+        &mut rules.alignment_weight,
+        0.0..=5.0,
+        "alignment weight",
+    );
+    slider(ui, &mut rules.cohesion_weight, 0.0..=5.0, "cohesion weight");
+    let mut cruising = rules.cruise_speed.is_some();
+    ui.checkbox(&mut cruising, "fly at a cruise speed");
+    rules.cruise_speed = match (cruising, rules.cruise_speed) {
+        (false, _) => None,
+        (true, Some(speed)) => Some(speed),
+        (true, None) => Some(120.0 * unit),
+    };
+    if let Some(speed) = &mut rules.cruise_speed {
+        let text = format!("cruise speed ({px}/s)");
+        slider(ui, speed, length(600.0), &text);
+    }
+}
+
+/// A flyer's least speed, climb and dive, and banking.
+fn flight_limits(ui: &mut egui::Ui, flight: &mut Flight, unit: f32, px: &str) {
+    let least = format!("least speed ({px}/s)");
+    slider(ui, &mut flight.min_speed, 0.0..=300.0 * unit, &least);
+    // Angles in degrees, 90 for no limit.
+    let degrees = |ui: &mut egui::Ui, radians: &mut f32, text: &str| {
+        let shown = if radians.is_nan() {
+            90.0
+        } else {
+            radians.to_degrees().clamp(0.0, 90.0)
+        };
+        let mut value = shown;
+        slider(ui, &mut value, 0.0..=90.0, text);
+        // Only a move of the slider changes it: a limit past 90° stays.
+        if value != shown {
+            *radians = value.to_radians();
+        }
+    };
+    degrees(ui, &mut flight.max_climb, "steepest climb (°)");
+    degrees(ui, &mut flight.max_dive, "steepest dive (°)");
+    slider(
+        ui,
+        &mut flight.bank_half_life,
+        0.0..=1.0,
+        "bank half-life (s)",
+    );
 }
 
 /// Each camera [beside the panel](BesideInspector): its viewport the
